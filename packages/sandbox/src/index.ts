@@ -1,0 +1,153 @@
+import type { AddressInfo } from 'node:net';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { escapeHtml, page } from './html.ts';
+import { createSmtpServer, Mailbox, type Mail } from './mailbox.ts';
+import { OidcProvider } from './oidc.ts';
+
+export type { Mail } from './mailbox.ts';
+export { Mailbox } from './mailbox.ts';
+
+export interface SandboxOptions {
+  /** The origin the browser uses, e.g. http://localhost:3000; a function when it is known only after listening. */
+  publicUrl: string | (() => string);
+  /** Where the plugin is registered; the OpenID issuer is `${publicUrl}${basePath}/oidc`. */
+  basePath?: string;
+  /** 0 picks a free port. */
+  smtpPort: number;
+  smtpHost?: string;
+  oidcClientId: string;
+  oidcClientSecret: string;
+  /** Defaults to `${publicUrl}/app/oauth`. */
+  redirectUris?: string[];
+}
+
+export interface Sandbox {
+  plugin: FastifyPluginAsync;
+  start(): Promise<{ smtpPort: number }>;
+  stop(): Promise<void>;
+  mailbox: Mailbox;
+  oidc: { readonly issuer: string };
+}
+
+/**
+ * Local stand-ins of Vigil's providers, speaking their wire formats, for the embedded default and for tests.
+ * Register `plugin` under `basePath` (default /sandbox) and call `start()` for the SMTP server and keys.
+ */
+export function createSandbox(options: SandboxOptions): Sandbox {
+  const basePath = options.basePath ?? '/sandbox';
+  const publicUrl = () =>
+    (typeof options.publicUrl === 'function' ? options.publicUrl() : options.publicUrl).replace(/\/$/, '');
+  const mailbox = new Mailbox();
+  const smtp = createSmtpServer(mailbox);
+  const oidc = new OidcProvider({
+    issuer: () => `${publicUrl()}${basePath}/oidc`,
+    clientId: options.oidcClientId,
+    clientSecret: options.oidcClientSecret,
+    redirectUris: () => options.redirectUris ?? [`${publicUrl()}/app/oauth`],
+  });
+  let listening = false;
+
+  const plugin: FastifyPluginAsync = async (app) => {
+    await app.register(formbody);
+    await app.register(async (scope) => oidc.register(scope), { prefix: '/oidc' });
+    registerMailRoutes(app, mailbox, basePath, () => oidc.issuer, options.oidcClientId);
+  };
+
+  return {
+    plugin,
+    mailbox,
+    oidc,
+    async start() {
+      await oidc.start();
+      await new Promise<void>((resolve, reject) => {
+        smtp.once('error', reject);
+        smtp.listen(options.smtpPort, options.smtpHost ?? '127.0.0.1', () => {
+          smtp.off('error', reject);
+          resolve();
+        });
+      });
+      listening = true;
+      return { smtpPort: (smtp.server.address() as AddressInfo).port };
+    },
+    async stop() {
+      if (!listening) return;
+      listening = false;
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    },
+  };
+}
+
+function registerMailRoutes(
+  app: FastifyInstance,
+  mailbox: Mailbox,
+  basePath: string,
+  issuer: () => string,
+  clientId: string,
+) {
+  app.get<{ Querystring: { to?: string } }>('/api/mails', async (request) => ({
+    data: { list: mailbox.list({ to: request.query.to }) },
+  }));
+
+  app.delete('/api/mails', async () => {
+    mailbox.clear();
+    return { data: null };
+  });
+
+  app.get('/', async (_request, reply) => {
+    const mails = mailbox.list();
+    const rows = mails
+      .map(
+        (mail) => `<tr>
+<td>${escapeHtml(new Date(mail.receivedAt).toLocaleString('en-GB', { timeZone: 'UTC' }))} UTC</td>
+<td>${escapeHtml(mail.to.join(', '))}</td>
+<td><a href="${escapeHtml(`${basePath}/mail/${mail.id}`)}">${escapeHtml(mail.subject || '(no subject)')}</a></td>
+</tr>`,
+      )
+      .join('\n');
+    const list = mails.length
+      ? `<table><caption class="muted" style="text-align:left">Newest first. <a href="">Refresh</a></caption>
+<thead><tr><th scope="col">Received</th><th scope="col">To</th><th scope="col">Subject</th></tr></thead>
+<tbody>${rows}</tbody></table>`
+      : '<p class="muted">No email yet. Emails Vigil sends (password reset codes, alerts) show up here. <a href="">Refresh</a></p>';
+    return reply.type('text/html').send(
+      page(
+        'Vigil sandbox',
+        `<section aria-labelledby="mail-heading"><h1 id="mail-heading">Email</h1>${list}</section>
+<section aria-labelledby="oidc-heading"><h2 id="oidc-heading">OpenID provider</h2>
+<p>"Sign in with Google" goes to this stand-in while no real provider is configured.</p>
+<p>Issuer <code>${escapeHtml(issuer())}</code>, client <code>${escapeHtml(clientId)}</code>.</p></section>`,
+      ),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/mail/:id', async (request, reply) => {
+    const mail = mailbox.get(request.params.id);
+    if (!mail) {
+      return reply
+        .code(404)
+        .type('text/html')
+        .send(
+          page(
+            'Email not found',
+            `<section><h1>Email not found</h1><p>It may have been cleared. <a href="${basePath}">Back to the sandbox</a></p></section>`,
+          ),
+        );
+    }
+    return reply.type('text/html').send(page(mail.subject, mailView(mail, basePath)));
+  });
+}
+
+function mailView(mail: Mail, basePath: string): string {
+  const html = mail.html
+    ? `<h2>HTML</h2><iframe title="HTML body" sandbox="" srcdoc="${escapeHtml(mail.html)}"></iframe>`
+    : '';
+  return `<section>
+<p><a href="${basePath}">← All email</a></p>
+<h1>${escapeHtml(mail.subject || '(no subject)')}</h1>
+<p><strong>From</strong> ${escapeHtml(mail.from)}<br><strong>To</strong> ${escapeHtml(mail.to.join(', '))}<br>
+<strong>Received</strong> ${escapeHtml(mail.receivedAt)}</p>
+<h2>Text</h2><pre>${escapeHtml(mail.text)}</pre>
+${html}
+</section>`;
+}
