@@ -1,0 +1,56 @@
+import type { ComponentType } from 'react';
+import { Navigate, createBrowserRouter, useLocation, type RouteObject } from 'react-router';
+import { lazyPage } from './lazy-page.tsx';
+import { RootLayout } from './root-layout.tsx';
+import { BASENAME, ROUTES, type PageName, type RouteEntry } from './route-table.ts';
+
+const bare = { fullPage: true };
+
+/** One lazily loaded module per page; pages without the shell get a full-height spinner. */
+export const PAGES: Record<PageName, ComponentType> = {
+  login: lazyPage(() => import('../pages/login-page.tsx'), bare),
+  register: lazyPage(() => import('../pages/register-page.tsx'), bare),
+  oauth: lazyPage(() => import('../pages/oauth-page.tsx'), bare),
+  onboarding: lazyPage(() => import('../pages/onboarding-page.tsx'), bare),
+  pricing: lazyPage(() => import('../pages/pricing-page.tsx'), bare),
+  'payment-success': lazyPage(() => import('../pages/payment-success-page.tsx'), bare),
+  'payment-error': lazyPage(() => import('../pages/payment-error-page.tsx'), bare),
+  monitor: lazyPage(() => import('../pages/monitor-page.tsx')),
+  'monitor-create': lazyPage(() => import('../pages/monitor-create-page.tsx')),
+  'monitor-edit': lazyPage(() => import('../pages/monitor-edit-page.tsx')),
+  alerts: lazyPage(() => import('../pages/alerts-page.tsx')),
+  settings: lazyPage(() => import('../pages/settings-page.tsx')),
+  'not-found': lazyPage(() => import('../pages/not-found-page.tsx')),
+};
+
+/** '/' goes to the monitor list, keeping the query (a `redirect` must survive). */
+function ToMonitors() {
+  const { search } = useLocation();
+  return <Navigate to={{ pathname: '/monitor', search }} replace />;
+}
+
+function toRouteObject(entry: RouteEntry): RouteObject {
+  const Page = entry.page ? PAGES[entry.page] : null;
+  return {
+    path: entry.path,
+    ...(Page ? { element: <Page /> } : {}),
+    ...(entry.children ? { children: entry.children.map(toRouteObject) } : {}),
+  };
+}
+
+export function buildRoutes(): RouteObject[] {
+  const NotFound = PAGES['not-found'];
+  return ROUTES.map((root) => ({
+    path: root.path,
+    element: <RootLayout />,
+    children: [
+      { index: true, element: <ToMonitors /> },
+      ...(root.children ?? []).map(toRouteObject),
+      { path: '*', element: <NotFound /> },
+    ],
+  }));
+}
+
+export function createRouter() {
+  return createBrowserRouter(buildRoutes(), { basename: BASENAME });
+}

@@ -1,0 +1,181 @@
+import { screen } from '@testing-library/react';
+import Cookies from 'js-cookie';
+import { Route, Routes, useLocation } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UserInfo } from '@vigil/contracts';
+import type { ApiResult } from '../lib/api-client.ts';
+import { getUserInfo as getStoredUser } from '../lib/session.ts';
+import { renderWithProviders } from '../test/render.tsx';
+import { getUserInfo } from '../features/user/api/get-user-info.ts';
+import { RootLayout } from './root-layout.tsx';
+import StartupGate from './startup-gate.tsx';
+
+vi.mock('../features/user/api/get-user-info.ts', () => ({ getUserInfo: vi.fn() }));
+const fetchUser = vi.mocked(getUserInfo);
+
+const NOW = Math.floor(Date.now() / 1000);
+const ready: UserInfo = {
+  email: 'owner@shop.com',
+  industry: 'Pets',
+  telPhone: '+12015550123',
+  contactEmail: null,
+  plan: 'Free',
+  planExpiresin: NOW + 86_400,
+};
+const binding = encodeURIComponent(JSON.stringify({ auth: 'false', key: 'shop-42' }));
+
+function answer(user: UserInfo): Promise<ApiResult<UserInfo>> {
+  return Promise.resolve({ ok: true, status: 200, data: user });
+}
+
+function Probe() {
+  const { pathname, search } = useLocation();
+  return <p data-testid="page">{`${pathname}${search}`}</p>;
+}
+
+function renderGate(url: string) {
+  return renderWithProviders(
+    <Routes>
+      <Route path="/login" element={<p data-testid="login">{'login'}</p>} />
+      <Route
+        path="*"
+        element={
+          <StartupGate>
+            <Probe />
+          </StartupGate>
+        }
+      />
+    </Routes>,
+    { url },
+  );
+}
+
+beforeEach(() => {
+  fetchUser.mockReset();
+});
+
+describe('StartupGate', () => {
+  it('sends a private route without a token to /login, without fetching', async () => {
+    renderGate('/app/settings');
+    expect(await screen.findByTestId('login')).toBeInTheDocument();
+    expect(fetchUser).not.toHaveBeenCalled();
+  });
+
+  it('shows only a full-height spinner while the user loads', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(new Promise(() => {}));
+    renderGate('/app/monitor');
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading your account');
+    expect(screen.queryByTestId('page')).toBeNull();
+    expect(screen.queryByRole('navigation')).toBeNull();
+  });
+
+  it('stores the fetched user and shows the page inside the shell', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(answer(ready));
+    renderGate('/app/monitor');
+    expect(await screen.findByTestId('page')).toHaveTextContent('/monitor');
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(getStoredUser()).toEqual(ready);
+    expect(fetchUser).toHaveBeenCalledOnce();
+  });
+
+  it('sends an incomplete user to /onboarding keeping redirect, once, without the shell', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(answer({ ...ready, industry: null }));
+    renderGate(`/app/monitor?redirect=${binding}`);
+    expect(await screen.findByTestId('page')).toHaveTextContent(`/onboarding?redirect=${binding}`);
+    expect(screen.queryByRole('navigation')).toBeNull();
+    expect(fetchUser).toHaveBeenCalledOnce();
+  });
+
+  it('leaves the shell out on /pricing (a new Free user)', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(answer({ ...ready, planExpiresin: '0' }));
+    renderGate('/app/monitor');
+    expect(await screen.findByTestId('page')).toHaveTextContent('/pricing');
+    expect(screen.queryByRole('navigation')).toBeNull();
+    expect(screen.queryByRole('banner')).toBeNull();
+    expect(screen.queryByText('Setings')).toBeNull();
+  });
+
+  it('leaves the shell out on the payment outcome pages too', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(answer(ready));
+    renderGate('/app/payment-success');
+    expect(await screen.findByTestId('page')).toHaveTextContent('/payment-success');
+    expect(screen.queryByRole('navigation')).toBeNull();
+  });
+
+  it('sends an ended period to /pricing?planExpiresin=… when AB_PRICING is set', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    window.localStorage.setItem('AB_PRICING', '1');
+    fetchUser.mockReturnValue(answer({ ...ready, planExpiresin: NOW - 60 }));
+    renderGate('/app/alerts');
+    expect(await screen.findByTestId('page')).toHaveTextContent(`/pricing?planExpiresin=${NOW - 60}`);
+  });
+
+  it('lets an ended period through without AB_PRICING', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(answer({ ...ready, planExpiresin: NOW - 60 }));
+    renderGate('/app/alerts');
+    expect(await screen.findByTestId('page')).toHaveTextContent('/alerts');
+  });
+
+  it('sends a pending binding to /monitor_create with the redirect parameter', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(answer(ready));
+    renderGate(`/app/monitor?redirect=${binding}`);
+    expect(await screen.findByTestId('page')).toHaveTextContent(`/monitor_create?redirect=${binding}`);
+    expect(screen.getByRole('link', { name: 'Monitors' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('removes the token and goes to /login when the user fetch fails', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    Cookies.set('monitor_key', 'mk', { path: '/' });
+    fetchUser.mockResolvedValue({
+      ok: false,
+      status: 500,
+      data: undefined,
+      code: 'INTERNAL',
+      message: 'unkow error',
+    });
+    renderGate('/app/monitor');
+    expect(await screen.findByTestId('login')).toBeInTheDocument();
+    expect(Cookies.get('token')).toBeUndefined();
+  });
+});
+
+describe('RootLayout', () => {
+  function renderApp(url: string) {
+    return renderWithProviders(
+      <Routes>
+        <Route path="/" element={<RootLayout />}>
+          <Route path="login" element={<p data-testid="login">{'login'}</p>} />
+          <Route path="*" element={<Probe />} />
+        </Route>
+      </Routes>,
+      { url },
+    );
+  }
+
+  it('shows public pages without a token or a fetch', async () => {
+    renderApp('/app/login');
+    expect(await screen.findByTestId('login')).toBeInTheDocument();
+    expect(fetchUser).not.toHaveBeenCalled();
+  });
+
+  it('treats an unmatched route as private: to /login without a token', async () => {
+    renderApp('/app/no-such-page');
+    expect(await screen.findByTestId('login')).toBeInTheDocument();
+  });
+
+  it('treats an unmatched route as private: fetches the user with a token', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(answer(ready));
+    renderApp('/app/no-such-page');
+    expect(await screen.findByTestId('page')).toHaveTextContent('/no-such-page');
+    expect(fetchUser).toHaveBeenCalledOnce();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+  });
+});

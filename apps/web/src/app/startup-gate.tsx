@@ -1,0 +1,67 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { AppShell } from '../components/shell/app-shell.tsx';
+import { FullPageSpinner } from '../components/page-states.tsx';
+import { getUserInfo } from '../features/user/api/get-user-info.ts';
+import { parseQuery, stringifyQuery } from '../lib/query-string.ts';
+import { getToken, isAbPricingSet, removeToken, setUserInfo } from '../lib/session.ts';
+import { useUserInfo } from '../lib/use-user-info.ts';
+import { BASENAME } from './route-table.ts';
+import { isShellOmitted } from './route-match.ts';
+import { decideStartup, isElsewhere, nowInSeconds } from './startup.ts';
+import { useLogout } from './use-logout.ts';
+
+type Load = { token: string; ok: boolean };
+
+/**
+ * Fetches the current user once per session token, storing it as userInfo; a failed fetch removes the token.
+ * The gate stays mounted while the user moves between private pages, so this runs at start-up and after
+ * each sign-in, not on every navigation.
+ */
+function useStartupUser(token: string | undefined): Load | null {
+  const [load, setLoad] = useState<Load | null>(null);
+  useEffect(() => {
+    if (!token) return;
+    const controller = new AbortController();
+    void getUserInfo(controller.signal).then((result) => {
+      if (controller.signal.aborted) return;
+      if (result.ok) setUserInfo(result.data);
+      else removeToken();
+      setLoad({ token, ok: result.ok });
+    });
+    return () => controller.abort();
+  }, [token]);
+  return load && load.token === token ? load : null;
+}
+
+/**
+ * Everything private goes through here: without a token to /login; while the user loads, a full-height
+ * spinner; then the spec's startup rules, and the page inside the shell (or bare on the shell-less paths).
+ */
+export default function StartupGate({ children }: { children: ReactNode }) {
+  const token = getToken();
+  const location = useLocation();
+  const load = useStartupUser(token);
+  const user = useUserInfo();
+  const { logout, loggingOut } = useLogout();
+  const query = parseQuery(location.search);
+
+  if (!token || load?.ok === false) {
+    return (
+      <Navigate to={{ pathname: '/login', search: stringifyQuery({ redirect: query.redirect }) }} replace />
+    );
+  }
+  if (!load || !user) return <FullPageSpinner label="Loading your account" />;
+
+  const next = decideStartup({ user, query, now: nowInSeconds(), abPricing: isAbPricingSet() });
+  if (next && isElsewhere(next, location)) {
+    return <Navigate to={{ pathname: next.pathname, search: next.search }} replace={next.replace} />;
+  }
+
+  if (isShellOmitted(BASENAME + location.pathname)) return children;
+  return (
+    <AppShell onLogout={logout} loggingOut={loggingOut}>
+      {children}
+    </AppShell>
+  );
+}

@@ -1,0 +1,91 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { setUserInfo } from '../../lib/session.ts';
+import { renderWithProviders } from '../../test/render.tsx';
+import { AppShell } from './app-shell.tsx';
+
+const user = {
+  email: 'owner@shop.com',
+  industry: 'Pets',
+  telPhone: null,
+  contactEmail: 'owner@shop.com',
+  plan: 'Free',
+  planExpiresin: 1_900_000_000,
+};
+
+function renderShell(url: string) {
+  return renderWithProviders(
+    <AppShell onLogout={vi.fn()}>
+      <p>page content</p>
+    </AppShell>,
+    { url },
+  );
+}
+
+function navLinks() {
+  return within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
+}
+
+describe('AppShell', () => {
+  it("lists Monitors, Alerts, Subscription and 'Setings', spelled as the spec spells it", () => {
+    setUserInfo(user);
+    renderShell('/app/monitor');
+    expect(navLinks().map((link) => link.textContent)).toEqual([
+      'Monitors',
+      'Alerts',
+      'Subscription',
+      'Setings',
+    ]);
+    expect(screen.queryByRole('link', { name: 'Settings' })).toBeNull();
+  });
+
+  it('links each entry to its page under /app', () => {
+    setUserInfo(user);
+    renderShell('/app/monitor');
+    expect(navLinks().map((link) => link.getAttribute('href'))).toEqual([
+      '/app/monitor',
+      '/app/alerts',
+      '/app/pricing',
+      '/app/settings',
+    ]);
+  });
+
+  it.each([
+    ['/app/monitor', 'Monitors'],
+    ['/app/monitor_create', 'Monitors'],
+    ['/app/monitor_edit', 'Monitors'],
+    ['/app/alerts', 'Alerts'],
+    ['/app/settings', 'Setings'],
+  ])('on %s highlights %s only', (url, label) => {
+    setUserInfo(user);
+    renderShell(url);
+    const current = navLinks().filter((link) => link.getAttribute('aria-current') === 'page');
+    expect(current.map((link) => link.textContent)).toEqual([label]);
+    expect(current[0]).toHaveAttribute('data-active');
+  });
+
+  it('highlights nothing on a path containing no segment', () => {
+    setUserInfo(user);
+    renderShell('/app/unknown');
+    expect(navLinks().filter((link) => link.getAttribute('aria-current'))).toHaveLength(0);
+  });
+
+  it("shows the user's email on the avatar, and a logo linking to the app root", () => {
+    setUserInfo(user);
+    renderShell('/app/alerts');
+    expect(screen.getByRole('button', { name: 'Account menu for owner@shop.com' })).toBeInTheDocument();
+    expect(screen.getByText('owner@shop.com')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Vigil/ })).toHaveAttribute('href', '/app');
+    expect(screen.getByText('page content')).toBeInTheDocument();
+  });
+
+  it('renders nothing without a stored user', () => {
+    renderShell('/app/monitor');
+    expect(screen.queryByRole('navigation')).toBeNull();
+    expect(screen.queryByText('page content')).toBeNull();
+    expect(screen.queryByRole('banner')).toBeNull();
+    expect(screen.queryByRole('main')).toBeNull();
+    expect(screen.queryAllByRole('link')).toHaveLength(0);
+    expect(screen.queryAllByRole('button')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,36 @@
+import type { Channel } from '@vigil/contracts';
+
+export function formatPrice(cents: number): string {
+  if (cents === 0) return '$0';
+  const dollars = cents / 100;
+  return `$${Number.isInteger(dollars) ? dollars : dollars.toFixed(2)}`;
+}
+
+/** 30 → '30 seconds', 60 → '1 minute', 300 → '5 minutes', 3600 → '1 hour'. */
+export function formatInterval(seconds: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
+  if (seconds % 60 === 0) return unit(seconds / 60, 'minute');
+  return unit(seconds, 'second');
+}
+
+export const CHANNEL_LABELS: Record<Channel, string> = { email: 'Email', sms: 'SMS', call: 'Phone calls' };
+
+export function formatChannels(channels: readonly Channel[]): string {
+  return channels.map((channel) => CHANNEL_LABELS[channel]).join(', ');
+}
+
+export function formatQuota(count: number, what: string): string {
+  return count === 0 ? `No ${what}` : `${count.toLocaleString('en-US')} ${what} a month`;
+}
+
+/** A plan period end (Unix seconds) as a date; null for the '0' sentinel or anything unreadable. */
+export function formatPlanDate(planExpiresin: string | number): string | null {
+  const seconds = Number(planExpiresin);
+  if (!Number.isFinite(seconds) || seconds <= 0) return null;
+  return new Date(seconds * 1000).toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+  });
+}

@@ -1,0 +1,125 @@
+import Cookies from 'js-cookie';
+import type { Session, UserInfo } from '@vigil/contracts';
+
+/**
+ * The session as the spec names it: cookies `token` and `monitor_key`, the fetched user in localStorage
+ * `userInfo`, and the optional `AB_PRICING` flag. Cookies use path '/' so the same-origin API calls and
+ * every page under /app see them.
+ */
+export const TOKEN_COOKIE = 'token';
+export const MONITOR_KEY_COOKIE = 'monitor_key';
+export const USER_INFO_KEY = 'userInfo';
+export const AB_PRICING_KEY = 'AB_PRICING';
+
+const COOKIE_OPTIONS: Cookies.CookieAttributes = { path: '/', sameSite: 'lax', expires: 30 };
+
+export function getToken(): string | undefined {
+  return Cookies.get(TOKEN_COOKIE) || undefined;
+}
+
+export function removeToken(): void {
+  Cookies.remove(TOKEN_COOKIE, { path: '/' });
+}
+
+/** Stores a new session; the stored user of any previous session is dropped so the shell never shows it. */
+export function startSession(session: Pick<Session, 'token' | 'monitor_key'>): void {
+  Cookies.set(TOKEN_COOKIE, session.token, {
+    ...COOKIE_OPTIONS,
+    secure: window.location.protocol === 'https:',
+  });
+  Cookies.set(MONITOR_KEY_COOKIE, session.monitor_key, {
+    ...COOKIE_OPTIONS,
+    secure: window.location.protocol === 'https:',
+  });
+  clearUserInfo();
+}
+
+export function clearSession(): void {
+  Cookies.remove(TOKEN_COOKIE, { path: '/' });
+  Cookies.remove(MONITOR_KEY_COOKIE, { path: '/' });
+  clearUserInfo();
+}
+
+/** `AB_PRICING` counts as set when it holds any non-empty value. */
+export function isAbPricingSet(): boolean {
+  return Boolean(readStorage(AB_PRICING_KEY));
+}
+
+// The stored user is read by the shell, the settings page and the startup gate; a tiny store lets all of
+// them re-render when it changes (here or in another tab), without a state library.
+const listeners = new Set<() => void>();
+let memoryRaw: string | null = null;
+let cachedRaw: string | null | undefined;
+let cachedUser: UserInfo | null = null;
+
+export function getUserInfo(): UserInfo | null {
+  const raw = readRaw();
+  if (raw !== cachedRaw) {
+    cachedRaw = raw;
+    cachedUser = parseUserInfo(raw);
+  }
+  return cachedUser;
+}
+
+export function setUserInfo(user: UserInfo): void {
+  writeRaw(JSON.stringify(user));
+  emit();
+}
+
+export function clearUserInfo(): void {
+  writeRaw(null);
+  emit();
+}
+
+export function subscribeUserInfo(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === USER_INFO_KEY || event.key === null) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+function emit(): void {
+  for (const listener of listeners) listener();
+}
+
+function parseUserInfo(raw: string | null): UserInfo | null {
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return value && typeof value === 'object' && 'email' in value ? (value as UserInfo) : null;
+  } catch {
+    return null;
+  }
+}
+
+function readStorage(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+// Storage can be unavailable (private mode, disabled); the user then lives in memory for this page load.
+function readRaw(): string | null {
+  try {
+    return window.localStorage.getItem(USER_INFO_KEY);
+  } catch {
+    return memoryRaw;
+  }
+}
+
+function writeRaw(value: string | null): void {
+  memoryRaw = value;
+  try {
+    if (value === null) window.localStorage.removeItem(USER_INFO_KEY);
+    else window.localStorage.setItem(USER_INFO_KEY, value);
+  } catch {
+    // memoryRaw above keeps it.
+  }
+}

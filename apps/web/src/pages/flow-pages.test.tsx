@@ -1,0 +1,217 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Plan, UserInfo } from '@vigil/contracts';
+import { getUserInfo as getStoredUser, setUserInfo } from '../lib/session.ts';
+import { renderWithProviders } from '../test/render.tsx';
+import { choosePlan } from '../features/plans/api/choose-plan.ts';
+import { getPlans } from '../features/plans/api/get-plans.ts';
+import { submitOnboarding } from '../features/user/api/submit-onboarding.ts';
+import { forgetPassword } from '../features/auth/api/forget-password.ts';
+import LoginPage from './login-page.tsx';
+import OnboardingPage from './onboarding-page.tsx';
+import PricingPage from './pricing-page.tsx';
+
+vi.mock('../features/user/api/submit-onboarding.ts', () => ({ submitOnboarding: vi.fn() }));
+vi.mock('../features/plans/api/get-plans.ts', () => ({ getPlans: vi.fn() }));
+vi.mock('../features/plans/api/choose-plan.ts', () => ({ choosePlan: vi.fn() }));
+vi.mock('../features/auth/api/forget-password.ts', () => ({ forgetPassword: vi.fn() }));
+
+const NOW = Math.floor(Date.now() / 1000);
+const newUser: UserInfo = {
+  email: 'owner@shop.com',
+  industry: null,
+  telPhone: null,
+  contactEmail: null,
+  plan: 'Free',
+  planExpiresin: '0',
+};
+const binding = encodeURIComponent(JSON.stringify({ auth: 'false', key: 'shop-42' }));
+
+const free: Plan = {
+  name: 'Free',
+  priceMonthlyCents: 0,
+  periodDays: 14,
+  maxMonitors: 3,
+  minIntervalSeconds: 300,
+  channels: ['email', 'sms'],
+  smsPerMonth: 20,
+  callsPerMonth: 0,
+  highlights: ['Website and Shopify monitors'],
+  checkout: false,
+};
+const pro: Plan = {
+  ...free,
+  name: 'Pro',
+  priceMonthlyCents: 2900,
+  periodDays: 30,
+  maxMonitors: 50,
+  minIntervalSeconds: 60,
+  channels: ['email', 'sms', 'call'],
+  smsPerMonth: 500,
+  callsPerMonth: 100,
+  highlights: ['Phone calls that wake you up'],
+  checkout: true,
+};
+
+function Where() {
+  const { pathname, search } = useLocation();
+  return <p data-testid="where">{`${pathname}${search}`}</p>;
+}
+
+function renderAt(url: string, path: string, page: React.ReactElement) {
+  return renderWithProviders(
+    <Routes>
+      <Route path={path} element={page} />
+      <Route path="*" element={<Where />} />
+    </Routes>,
+    { url },
+  );
+}
+
+beforeEach(() => {
+  vi.mocked(submitOnboarding).mockReset();
+  vi.mocked(getPlans).mockReset();
+  vi.mocked(choosePlan).mockReset();
+  vi.mocked(forgetPassword).mockReset();
+});
+
+describe('onboarding page', () => {
+  it('asks for a phone or an email before submitting', async () => {
+    setUserInfo(newUser);
+    const user = userEvent.setup();
+    renderAt('/app/onboarding', '/onboarding', <OnboardingPage />);
+    await user.click(screen.getByLabelText(/^Industry/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Pets' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText(/Give a contact phone number or a contact email/)).toBeInTheDocument();
+    expect(submitOnboarding).not.toHaveBeenCalled();
+  });
+
+  it('stores the phone in E.164, updates userInfo and continues to pricing keeping redirect', async () => {
+    setUserInfo(newUser);
+    const saved = { ...newUser, industry: 'Pets', telPhone: '+12015550123' };
+    vi.mocked(submitOnboarding).mockResolvedValue({ ok: true, status: 200, data: saved });
+    const user = userEvent.setup();
+    renderAt(`/app/onboarding?redirect=${binding}`, '/onboarding', <OnboardingPage />);
+    await user.click(screen.getByLabelText(/^Industry/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Pets' }));
+    await user.type(screen.getByRole('textbox', { name: /Contact phone/ }), '(201) 555-0123');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(submitOnboarding).toHaveBeenCalledWith({
+      industry: 'Pets',
+      telPhone: '+12015550123',
+      contactEmail: null,
+    });
+    expect(await screen.findByTestId('where')).toHaveTextContent(`/pricing?redirect=${binding}`);
+    expect(getStoredUser()).toEqual(saved);
+  });
+});
+
+describe('pricing page', () => {
+  it('shows each plan with its price and limits; paid plans wait for billing', async () => {
+    setUserInfo({ ...newUser, industry: 'Pets', contactEmail: 'owner@shop.com' });
+    vi.mocked(getPlans).mockResolvedValue({ ok: true, status: 200, data: { list: [free, pro] } });
+    renderAt('/app/pricing', '/pricing', <PricingPage />);
+    const proCard = await screen.findByRole('region', { name: 'Pro' });
+    expect(within(proCard).getByText('$29')).toBeInTheDocument();
+    expect(within(proCard).getByText('1 minute')).toBeInTheDocument();
+    expect(within(proCard).getByText('Email, SMS, Phone calls')).toBeInTheDocument();
+    expect(within(proCard).getByText('100 calls a month')).toBeInTheDocument();
+    expect(within(proCard).getByText('Phone calls that wake you up')).toBeInTheDocument();
+    const checkout = within(proCard).getByRole('button', { name: 'Online checkout opens with billing' });
+    expect(checkout).toBeDisabled();
+    expect(document.body.textContent).not.toMatch(/coming soon|todo|not implemented/i);
+  });
+
+  it('says when the period has ended', async () => {
+    setUserInfo({ ...newUser, industry: 'Pets', contactEmail: 'a@b.co', planExpiresin: NOW - 10 });
+    vi.mocked(getPlans).mockResolvedValue({ ok: true, status: 200, data: { list: [free] } });
+    renderAt(`/app/pricing?planExpiresin=${NOW - 10}`, '/pricing', <PricingPage />);
+    expect(await screen.findByText('Your plan period has ended')).toBeInTheDocument();
+  });
+
+  it('chooses Free, stores the user and continues to /monitor_create with a pending binding', async () => {
+    setUserInfo({ ...newUser, industry: 'Pets', contactEmail: 'owner@shop.com' });
+    const chosen = {
+      ...newUser,
+      industry: 'Pets',
+      contactEmail: 'owner@shop.com',
+      planExpiresin: NOW + 14 * 86_400,
+    };
+    vi.mocked(getPlans).mockResolvedValue({ ok: true, status: 200, data: { list: [free, pro] } });
+    vi.mocked(choosePlan).mockResolvedValue({ ok: true, status: 200, data: chosen });
+    renderAt(`/app/pricing?redirect=${binding}`, '/pricing', <PricingPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Choose Free' }));
+    expect(choosePlan).toHaveBeenCalledWith('Free');
+    expect(await screen.findByTestId('where')).toHaveTextContent(`/monitor_create?redirect=${binding}`);
+    expect(getStoredUser()).toEqual(chosen);
+  });
+
+  it('continues to /monitor without a binding', async () => {
+    setUserInfo({ ...newUser, industry: 'Pets', contactEmail: 'owner@shop.com' });
+    vi.mocked(getPlans).mockResolvedValue({ ok: true, status: 200, data: { list: [free] } });
+    vi.mocked(choosePlan).mockResolvedValue({
+      ok: true,
+      status: 200,
+      data: { ...newUser, industry: 'Pets', contactEmail: 'owner@shop.com', planExpiresin: NOW + 100 },
+    });
+    renderAt('/app/pricing', '/pricing', <PricingPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Choose Free' }));
+    expect(await screen.findByTestId('where')).toHaveTextContent(/^\/monitor$/);
+  });
+
+  it('offers a retry when the plans fail to load', async () => {
+    setUserInfo({ ...newUser, industry: 'Pets', contactEmail: 'owner@shop.com' });
+    vi.mocked(getPlans)
+      .mockResolvedValueOnce({
+        ok: false,
+        status: 0,
+        data: undefined,
+        code: 'NETWORK_ERROR',
+        message: 'unkow error',
+      })
+      .mockResolvedValueOnce({ ok: true, status: 200, data: { list: [free] } });
+    renderAt('/app/pricing', '/pricing', <PricingPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'Choose Free' })).toBeInTheDocument();
+  });
+});
+
+describe('login page', () => {
+  it('opens the reset step from the email link, with the email filled in', async () => {
+    renderAt('/app/login?reset=1&email=owner%40shop.com', '/login', <LoginPage />);
+    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /^Email/ })).toHaveValue('owner@shop.com');
+    expect(screen.getByRole('textbox', { name: /6-digit code/ })).toBeInTheDocument();
+  });
+
+  it('asks for a code from "Forgot password?" and then shows the code step', async () => {
+    vi.mocked(forgetPassword).mockResolvedValue({
+      ok: true,
+      status: 200,
+      data: { message: 'If an account exists for owner@shop.com, a code is on its way.' },
+    });
+    const user = userEvent.setup();
+    renderAt('/app/login', '/login', <LoginPage />);
+    await user.type(screen.getByRole('textbox', { name: /^Email/ }), 'owner@shop.com');
+    await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /^Email/ })).toHaveValue('owner@shop.com');
+    await user.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(forgetPassword).toHaveBeenCalledWith('owner@shop.com');
+    expect(await screen.findByText(/a code is on its way/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Choose a new password' })).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Password rules' })).toBeInTheDocument();
+  });
+
+  it('links to registration keeping redirect, and offers Google sign-in', () => {
+    renderAt(`/app/login?redirect=${binding}`, '/login', <LoginPage />);
+    expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute(
+      'href',
+      `/app/register?redirect=${binding}`,
+    );
+    expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,30 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const API_TARGET = process.env.VIGIL_API_URL ?? 'http://localhost:3000';
+
+export default defineConfig({
+  base: '/app/',
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: {
+      '/oauth-bff': API_TARGET,
+      '/monitor-bff': API_TARGET,
+      '/sandbox': API_TARGET,
+    },
+  },
+  build: {
+    outDir: 'dist',
+    target: 'es2022',
+    sourcemap: true,
+  },
+  test: {
+    name: 'web',
+    root: import.meta.dirname,
+    environment: 'happy-dom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/test/setup.ts'],
+    environmentOptions: { happyDOM: { url: 'http://localhost:3000/app/' } },
+  },
+});
