@@ -1,0 +1,121 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { createStore } from './db/store.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { registerErrorHandling } from './lib/error-handler.ts';
+import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher.ts';
+import { validatorCompiler } from './lib/validation.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { createOidcClient } from './modules/oidc/oidc.client.ts';
+import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
+import { createOidcService } from './modules/oidc/oidc.service.ts';
+import { planRoutes } from './modules/plans/plan.routes.ts';
+import { createPlanService } from './modules/plans/plan.service.ts';
+import { createRateLimiter } from './modules/rate-limits/rate-limit.service.ts';
+import { registerAuthentication } from './modules/sessions/authenticate.ts';
+import { createSessionService } from './modules/sessions/session.service.ts';
+import { userRoutes } from './modules/users/user.routes.ts';
+import { createUserService } from './modules/users/user.service.ts';
+import { registerWebApp } from './web-app.ts';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface AppDeps {
+  config: Pick<Config, 'publicUrl' | 'oidc' | 'webDist' | 'sessionTtlDays' | 'trustProxy' | 'logLevel'>;
+  database: Database;
+  queue: JobQueue;
+  clock?: Clock;
+  passwordHasher?: PasswordHasher;
+  /** How the server reaches the OpenID provider (tests may wrap it). */
+  fetch?: typeof fetch;
+  /** The sandbox's Fastify plugin, registered under /sandbox (embedded mode and tests only). */
+  sandbox?: FastifyPluginAsync;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole HTTP app from its dependencies; it never listens (main.ts and tests decide that). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  registerJsonOnly(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Vigil API',
+        version: '1.0.0',
+        description:
+          'Success answers are `{ data }`; errors are `{ code, message, details? }`. Send the session token as `Authorization: <token>` (or `Bearer <token>`).',
+      },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+      },
+    },
+    transform: (document) =>
+      document.url.startsWith('/sandbox')
+        ? { schema: { hide: true }, url: document.url }
+        : jsonSchemaTransform(document),
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  const store = createStore(database.db);
+  const hasher = deps.passwordHasher ?? createPasswordHasher();
+  const sessions = createSessionService({ sessions: store.sessions, clock, ttlDays: config.sessionTtlDays });
+  const limiter = createRateLimiter({ rateLimits: store.rateLimits, clock });
+  const authenticate = registerAuthentication(app, sessions);
+  const auth = createAuthService({
+    store,
+    sessions,
+    limiter,
+    hasher,
+    queue: deps.queue,
+    clock,
+    publicUrl: config.publicUrl,
+  });
+  const oidc = createOidcService({
+    store,
+    sessions,
+    limiter,
+    clock,
+    client: config.oidc ? createOidcClient(config.oidc, deps.fetch) : null,
+    publicUrl: config.publicUrl,
+  });
+
+  await app.register(healthRoutes, { ping: database.ping });
+  await app.register(authRoutes, { auth, oidc, authenticate });
+  await app.register(oidcRoutes, { oidc });
+  await app.register(userRoutes, { users: createUserService({ users: store.users, clock }), authenticate });
+  await app.register(planRoutes, { plans: createPlanService({ users: store.users, clock }), authenticate });
+  if (deps.sandbox) await app.register(deps.sandbox, { prefix: '/sandbox' });
+  await registerWebApp(app, config.webDist);
+  return app;
+}
+
+/**
+ * JSON is the only body type at the top level (the sandbox adds form posts inside its own scope). An empty
+ * JSON body counts as no body, since clients send `Content-Type: application/json` on bodiless POSTs (logout).
+ */
+function registerJsonOnly(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, SETTINGS } from './config.ts';
+
+describe('loadConfig()', () => {
+  it('runs embedded with no settings at all', () => {
+    const config = loadConfig({}, []);
+    expect(config).toMatchObject({
+      port: 3000,
+      host: 'localhost',
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      dataDir: './data',
+      role: 'all',
+      logLevel: 'info',
+      sandbox: true,
+      sandboxSmtpPort: 2525,
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      mailFrom: 'Vigil <alerts@vigil.local>',
+      oidc: {
+        issuer: 'http://localhost:3000/sandbox/oidc',
+        clientId: 'vigil-local',
+        clientSecret: 'vigil-local-secret',
+      },
+      sessionTtlDays: 30,
+      trustProxy: false,
+    });
+    expect(config.webDist).toMatch(/apps\/web\/dist$/);
+  });
+
+  it('derives the public URL, SMTP URL and issuer from the ports, treating empty values as unset', () => {
+    const config = loadConfig(
+      { PORT: '8080', SANDBOX_SMTP_PORT: '2626', PUBLIC_URL: '', DATABASE_URL: '' },
+      [],
+    );
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.smtpUrl).toBe('smtp://127.0.0.1:2626');
+    expect(config.oidc?.issuer).toBe('http://localhost:8080/sandbox/oidc');
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('turns OpenID sign-in off when the sandbox is off and no issuer is set', () => {
+    expect(loadConfig({ SANDBOX: 'off' }, []).oidc).toBeNull();
+    expect(loadConfig({ SANDBOX: 'off', OIDC_ISSUER: 'https://accounts.google.com/' }, []).oidc?.issuer).toBe(
+      'https://accounts.google.com',
+    );
+  });
+
+  it('takes --role from the command line over ROLE', () => {
+    const env = { ROLE: 'all', DATABASE_URL: 'postgres://vigil@db:5432/vigil' };
+    expect(loadConfig(env, ['--role=worker']).role).toBe('worker');
+    expect(loadConfig(env, ['--role', 'api']).role).toBe('api');
+    expect(loadConfig(env, []).role).toBe('all');
+  });
+
+  it('lists every problem at once, without echoing secrets', () => {
+    let error: unknown;
+    try {
+      loadConfig(
+        {
+          PORT: 'eighty',
+          ROLE: 'both',
+          SANDBOX: 'maybe',
+          DATABASE_URL: 'mysql://root:hunter2@db/vigil',
+          SESSION_TTL_DAYS: '0',
+        },
+        [],
+      );
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(5);
+    expect(problems.join('\n')).toContain('PORT must be a port number. (got "eighty")');
+    expect(problems.join('\n')).toContain('ROLE must be all, api or worker.');
+    expect(problems.join('\n')).not.toContain('hunter2');
+    expect((error as Error).message).toMatch(/^Vigil cannot start; fix these settings:\n {2}- /);
+  });
+
+  it('refuses split roles on the embedded database', () => {
+    expect(() => loadConfig({ ROLE: 'api' }, [])).toThrow(/ROLE=api needs DATABASE_URL/);
+  });
+
+  it('documents every setting it reads', () => {
+    const documented = SETTINGS.map((setting) => setting.name).sort();
+    expect(documented).toEqual(
+      [
+        'PORT',
+        'HOST',
+        'PUBLIC_URL',
+        'DATABASE_URL',
+        'DATA_DIR',
+        'ROLE',
+        'LOG_LEVEL',
+        'SANDBOX',
+        'SANDBOX_SMTP_PORT',
+        'SMTP_URL',
+        'MAIL_FROM',
+        'OIDC_ISSUER',
+        'OIDC_CLIENT_ID',
+        'OIDC_CLIENT_SECRET',
+        'WEB_DIST',
+        'SESSION_TTL_DAYS',
+        'TRUST_PROXY',
+      ].sort(),
+    );
+  });
+});

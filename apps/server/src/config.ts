@@ -1,0 +1,240 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * Every setting the server reads, with its default and meaning. This is the only module that reads
+ * process.env; the README's settings table is copied from here.
+ */
+export const SETTINGS = [
+  { name: 'PORT', default: '3000', meaning: 'TCP port the HTTP server listens on.' },
+  {
+    name: 'HOST',
+    default: 'localhost',
+    meaning:
+      'Address to listen on; localhost listens on each address it resolves to (127.0.0.1 and ::1 on most systems). Use 0.0.0.0 in a container.',
+  },
+  {
+    name: 'PUBLIC_URL',
+    default: 'http://localhost:${PORT}',
+    meaning:
+      'The origin browsers use to reach Vigil; used in emails, the OpenID redirect URI and the sandbox issuer.',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '(unset)',
+    meaning:
+      'PostgreSQL connection string. Unset: embedded PGlite under ${DATA_DIR}/pglite (one process only).',
+  },
+  {
+    name: 'DATA_DIR',
+    default: './data',
+    meaning: 'Folder for embedded data (PGlite). Created when missing.',
+  },
+  {
+    name: 'ROLE',
+    default: 'all',
+    meaning:
+      'all: HTTP API and background workers in one process; api: HTTP only (enqueues jobs); worker: jobs only, no HTTP. api and worker need DATABASE_URL. `--role=` on the command line wins.',
+  },
+  { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent.' },
+  {
+    name: 'SANDBOX',
+    default: 'on',
+    meaning:
+      'on: run the local provider stand-ins (SMTP server, OpenID provider) in this process under /sandbox. Not started by ROLE=worker.',
+  },
+  { name: 'SANDBOX_SMTP_PORT', default: '2525', meaning: 'Port of the sandbox SMTP server (127.0.0.1).' },
+  {
+    name: 'SMTP_URL',
+    default: 'smtp://127.0.0.1:${SANDBOX_SMTP_PORT}',
+    meaning: 'Where email is sent (nodemailer URL, e.g. smtps://user:pass@smtp.example.com:465).',
+  },
+  { name: 'MAIL_FROM', default: 'Vigil <alerts@vigil.local>', meaning: 'From address of every email.' },
+  {
+    name: 'OIDC_ISSUER',
+    default: '${PUBLIC_URL}/sandbox/oidc when SANDBOX=on, else unset',
+    meaning:
+      'OpenID Connect issuer for "Sign in with Google" (https://accounts.google.com for Google). Unset with SANDBOX=off: OpenID sign-in is off.',
+  },
+  { name: 'OIDC_CLIENT_ID', default: 'vigil-local', meaning: 'OpenID client id registered with the issuer.' },
+  { name: 'OIDC_CLIENT_SECRET', default: 'vigil-local-secret', meaning: 'OpenID client secret.' },
+  {
+    name: 'WEB_DIST',
+    default: 'apps/web/dist (found from the server’s own location)',
+    meaning: 'Folder of the built web app, served under /app.',
+  },
+  {
+    name: 'SESSION_TTL_DAYS',
+    default: '30',
+    meaning: 'A session ends this many days after it was last used.',
+  },
+  {
+    name: 'TRUST_PROXY',
+    default: 'off',
+    meaning:
+      'on: take the client address from X-Forwarded-For (set it behind a reverse proxy, or every visitor shares the proxy’s sign-in limits).',
+  },
+] as const;
+
+export const ROLES = ['all', 'api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const onOff = (name: string, fallback: 'on' | 'off') =>
+  z
+    .enum(['on', 'off', 'true', 'false', '1', '0'], { error: `${name} must be on or off.` })
+    .default(fallback)
+    .transform((value) => value === 'on' || value === 'true' || value === '1');
+
+const port = (name: string, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a port number.` })
+    .int(`${name} must be a whole number.`)
+    .min(0, `${name} must be between 0 and 65535.`)
+    .max(65535, `${name} must be between 0 and 65535.`)
+    .default(fallback);
+
+const url = (name: string, protocols: RegExp, example: string) =>
+  z
+    .url({ error: `${name} must be a URL, like ${example}.` })
+    .refine((value) => protocols.test(new URL(value).protocol), `${name} must be a URL, like ${example}.`);
+
+const optionalText = z
+  .string()
+  .transform((value) => value.trim())
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const envSchema = z.object({
+  PORT: port('PORT', 3000),
+  HOST: z.string().trim().min(1).default('localhost'),
+  PUBLIC_URL: optionalText.pipe(url('PUBLIC_URL', /^https?:$/, 'https://vigil.example.com').optional()),
+  DATABASE_URL: optionalText.pipe(
+    url('DATABASE_URL', /^postgres(ql)?:$/, 'postgres://user:password@host:5432/vigil').optional(),
+  ),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  ROLE: z.enum(ROLES, { error: 'ROLE must be all, api or worker.' }).default('all'),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.` })
+    .default('info'),
+  SANDBOX: onOff('SANDBOX', 'on'),
+  SANDBOX_SMTP_PORT: port('SANDBOX_SMTP_PORT', 2525),
+  SMTP_URL: optionalText.pipe(url('SMTP_URL', /^smtps?:$/, 'smtp://127.0.0.1:2525').optional()),
+  MAIL_FROM: z.string().trim().min(3).default('Vigil <alerts@vigil.local>'),
+  OIDC_ISSUER: optionalText.pipe(url('OIDC_ISSUER', /^https?:$/, 'https://accounts.google.com').optional()),
+  OIDC_CLIENT_ID: z.string().trim().min(1).default('vigil-local'),
+  OIDC_CLIENT_SECRET: z.string().min(1).default('vigil-local-secret'),
+  WEB_DIST: optionalText,
+  SESSION_TTL_DAYS: z.coerce
+    .number({ error: 'SESSION_TTL_DAYS must be a number of days.' })
+    .int('SESSION_TTL_DAYS must be a whole number of days.')
+    .min(1, 'SESSION_TTL_DAYS must be at least 1.')
+    .max(365, 'SESSION_TTL_DAYS must be at most 365.')
+    .default(30),
+  TRUST_PROXY: onOff('TRUST_PROXY', 'off'),
+});
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** Unset: embedded PGlite. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  role: Role;
+  logLevel: (typeof LOG_LEVELS)[number];
+  sandbox: boolean;
+  sandboxSmtpPort: number;
+  smtpUrl: string;
+  mailFrom: string;
+  /** Null when OpenID sign-in is off. */
+  oidc: OidcSettings | null;
+  webDist: string;
+  sessionTtlDays: number;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Vigil cannot start; fix these settings:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** `--role=worker` (or `--role worker`) on the command line wins over ROLE. */
+export function roleFromArgs(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg.startsWith('--role=')) return arg.slice('--role='.length);
+    if (arg === '--role') return argv[i + 1];
+  }
+  return undefined;
+}
+
+/** Reads and checks every setting at once, so a bad start lists all problems instead of the first. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  argv: readonly string[] = process.argv.slice(2),
+): Config {
+  // An empty variable (PORT=) means "use the default", as if it were unset.
+  const given = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const role = roleFromArgs(argv);
+  const parsed = envSchema.safeParse(role === undefined ? given : { ...given, ROLE: role });
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => problemOf(issue, env)));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.ROLE !== 'all' && !e.DATABASE_URL) {
+    problems.push(
+      `ROLE=${e.ROLE} needs DATABASE_URL: the embedded database lives inside one process, so split roles must share PostgreSQL.`,
+    );
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const issuer = e.OIDC_ISSUER ?? (e.SANDBOX ? `${publicUrl}/sandbox/oidc` : undefined);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    role: e.ROLE,
+    logLevel: e.LOG_LEVEL,
+    sandbox: e.SANDBOX,
+    sandboxSmtpPort: e.SANDBOX_SMTP_PORT,
+    smtpUrl: e.SMTP_URL ?? `smtp://127.0.0.1:${e.SANDBOX_SMTP_PORT}`,
+    mailFrom: e.MAIL_FROM,
+    oidc: issuer
+      ? { issuer: issuer.replace(/\/+$/, ''), clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }
+      : null,
+    webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : DEFAULT_WEB_DIST,
+    sessionTtlDays: e.SESSION_TTL_DAYS,
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+function problemOf(issue: z.core.$ZodIssue, env: Record<string, string | undefined>): string {
+  const name = String(issue.path[0] ?? 'settings');
+  const given = env[name];
+  // Secrets are never echoed back; everything else is shown so the mistake is visible.
+  const shown =
+    given === undefined || /SECRET|PASSWORD|DATABASE_URL|SMTP_URL/.test(name) ? '' : ` (got "${given}")`;
+  const message = issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+  return `${message}${shown}`;
+}

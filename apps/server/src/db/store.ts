@@ -1,0 +1,32 @@
+import { createOidcRepository } from '../modules/oidc/oidc.repository.ts';
+import { createRateLimitRepository } from '../modules/rate-limits/rate-limit.repository.ts';
+import { createResetCodeRepository } from '../modules/auth/reset-code.repository.ts';
+import { createSessionRepository } from '../modules/sessions/session.repository.ts';
+import { createUserRepository } from '../modules/users/user.repository.ts';
+import type { Db } from './database.ts';
+
+function createRepositories(db: Db) {
+  return {
+    users: createUserRepository(db),
+    sessions: createSessionRepository(db),
+    resetCodes: createResetCodeRepository(db),
+    rateLimits: createRateLimitRepository(db),
+    oidc: createOidcRepository(db),
+  };
+}
+export type Repositories = ReturnType<typeof createRepositories>;
+
+/**
+ * Every repository on the database, and `transaction`, which hands the same repositories bound to one
+ * transaction. Inside it use only those: on PGlite, a query outside the open transaction waits for it forever.
+ */
+export interface Store extends Repositories {
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+}
+
+export function createStore(db: Db): Store {
+  return {
+    ...createRepositories(db),
+    transaction: (work) => db.transaction((tx) => work(createRepositories(tx))),
+  };
+}

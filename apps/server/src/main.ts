@@ -1,0 +1,95 @@
+import { createSandbox, type Sandbox } from '@vigil/sandbox';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { startJobs } from './jobs/job-queue.ts';
+import { createEmailSender } from './notify/email.ts';
+
+/**
+ * Starts Vigil: config → database (+ migrations) → app → jobs → listen. Ctrl-C or SIGTERM stops it in
+ * reverse: no new requests, running jobs finish, then the database closes.
+ */
+async function main(config: Config): Promise<void> {
+  const serveHttp = config.role !== 'worker';
+  // The sandbox is what the browser and this server talk to in embedded mode; a worker-only process has no
+  // HTTP server to host it.
+  const sandbox: Sandbox | undefined =
+    config.sandbox && serveHttp
+      ? createSandbox({
+          publicUrl: config.publicUrl,
+          smtpPort: config.sandboxSmtpPort,
+          oidcClientId: config.oidc?.clientId ?? 'vigil-local',
+          oidcClientSecret: config.oidc?.clientSecret ?? 'vigil-local-secret',
+          redirectUris: [`${config.publicUrl}/app/oauth`],
+        })
+      : undefined;
+
+  const database = await openDatabase(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir },
+  );
+  await database.migrate();
+
+  const jobs = await startJobs({ database, runWorkers: config.role !== 'api' });
+  const app = await buildApp({ config, database, queue: jobs.queue, sandbox: sandbox?.plugin });
+  const email = createEmailSender({ smtpUrl: config.smtpUrl, from: config.mailFrom });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing requests and running jobs');
+    const steps: [string, () => Promise<void> | void][] = [
+      ['http', () => app.close()],
+      ['jobs', () => jobs.stop()],
+      ['email', () => email.close()],
+      ['sandbox', () => sandbox?.stop()],
+      ['database', () => database.close()],
+    ];
+    let failed = false;
+    for (const [name, step] of steps) {
+      try {
+        await step();
+      } catch (error) {
+        failed = true;
+        app.log.error({ err: error, step: name }, 'stopping failed');
+      }
+    }
+    app.log.info('stopped');
+    process.exit(failed ? 1 : 0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  if (sandbox) {
+    const { smtpPort } = await sandbox.start();
+    app.log.info({ smtpPort, page: `${config.publicUrl}/sandbox` }, 'sandbox providers started');
+  }
+  await jobs.run({ email, log: app.log });
+  if (serveHttp) {
+    await app.listen({ port: config.port, host: config.host });
+    app.log.info(`Vigil is at ${config.publicUrl}/app (API docs at ${config.publicUrl}/docs)`);
+  } else {
+    await app.ready();
+    app.log.info('worker started: running background jobs, no HTTP');
+  }
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+main(config).catch((error: unknown) => {
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE') {
+    console.error(
+      `Vigil could not start: a port is already in use (${(error as Error).message}). Stop the other program, or set PORT (and SANDBOX_SMTP_PORT).`,
+    );
+  } else {
+    console.error('Vigil could not start:', error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,72 @@
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { HOUR_MS, MINUTE_MS } from '../../lib/clock.ts';
+import type { RateLimitRepository } from './rate-limit.repository.ts';
+
+export interface LimitRule {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** The limits of ARCHITECTURE.md, keyed by account (normalised email) and by client address. */
+export const LIMITS = {
+  signInByAccount: (email: string): LimitRule => ({
+    key: `sign-in:account:${email}`,
+    limit: 5,
+    windowMs: 15 * MINUTE_MS,
+  }),
+  signInByAddress: (ip: string): LimitRule => ({
+    key: `sign-in:address:${ip}`,
+    limit: 20,
+    windowMs: 15 * MINUTE_MS,
+  }),
+  resetEmailByAccount: (email: string): LimitRule => ({
+    key: `reset-email:account:${email}`,
+    limit: 3,
+    windowMs: HOUR_MS,
+  }),
+  resetEmailByAddress: (ip: string): LimitRule => ({
+    key: `reset-email:address:${ip}`,
+    limit: 10,
+    windowMs: HOUR_MS,
+  }),
+};
+
+/** "in 1 minute", "in 12 minutes": what a person reads in the 429 message. */
+export function inMinutes(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/**
+ * Fixed-window counters in the database, so every API process sees the same counts. `consume` counts an
+ * attempt before it is checked (a burst of parallel guesses cannot slip past the limit); callers give the
+ * attempt back with `refund` or `clear` when it turns out to be a success.
+ */
+export function createRateLimiter(deps: { rateLimits: RateLimitRepository; clock: Clock }) {
+  const { rateLimits, clock } = deps;
+  return {
+    async consume(rules: LimitRule[], message: (retryIn: string) => string): Promise<void> {
+      const now = clock.now();
+      let retryAfterMs = 0;
+      for (const rule of rules) {
+        const counter = await rateLimits.hit(rule.key, now, rule.windowMs);
+        if (counter.count > rule.limit) {
+          retryAfterMs = Math.max(
+            retryAfterMs,
+            counter.windowStartedAt.getTime() + rule.windowMs - now.getTime(),
+          );
+        }
+      }
+      if (retryAfterMs > 0) {
+        const seconds = Math.ceil(retryAfterMs / 1000);
+        throw new AppError('RATE_LIMITED', message(inMinutes(seconds)), { retryAfterSeconds: seconds });
+      }
+    },
+    /** Gives back one counted attempt; `repo` puts it in the caller's transaction. */
+    refund: (rule: LimitRule, repo: RateLimitRepository = rateLimits) => repo.refund(rule.key),
+    clear: (rule: LimitRule, repo: RateLimitRepository = rateLimits) => repo.clear(rule.key),
+  };
+}
+export type RateLimiter = ReturnType<typeof createRateLimiter>;

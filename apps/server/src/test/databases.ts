@@ -1,0 +1,92 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import pg from 'pg';
+import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../db/database.ts';
+
+/** The two databases every API suite runs on: `describe.each(databases)`. */
+export interface TestDatabase {
+  name: 'PGlite' | 'PostgreSQL';
+  /** A fresh, migrated, empty database; `drop` closes and deletes it. */
+  create(): Promise<{ database: Database; drop(): Promise<void> }>;
+}
+
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * A migrated, empty PGlite data folder as a tarball in the temp folder, made once per schema version:
+ * loading it takes a second where a fresh PGlite (initdb) plus migrations takes several.
+ */
+async function pgliteTemplate(): Promise<Blob> {
+  const journal = await readFile(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8');
+  const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const pglitePackage = await readFile(join(dirname(pgliteEntry), '..', 'package.json'), 'utf8');
+  const version = createHash('sha256').update(journal).update(pglitePackage).digest('hex');
+  const path = join(tmpdir(), `vigil-pglite-template-${version.slice(0, 16)}.tar.gz`);
+  try {
+    return new Blob([await readFile(path)]);
+  } catch {
+    const database = await openDatabase({});
+    await database.migrate();
+    if (database.kind !== 'pglite') throw new Error('expected PGlite');
+    const dump = await database.pglite.dumpDataDir('gzip');
+    await database.close();
+    // Written aside and renamed, so a suite starting at the same time never reads half a file.
+    const partial = `${path}.${process.pid}.tmp`;
+    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+    await rename(partial, path);
+    return dump;
+  }
+}
+
+const pglite: TestDatabase = {
+  name: 'PGlite',
+  async create() {
+    const database = await openDatabase({ pgliteTemplate: await pgliteTemplate() });
+    await database.migrate();
+    return { database, drop: () => database.close() };
+  },
+};
+
+/** A database of its own per suite on the server at TEST_DATABASE_URL; never skipped when it is down. */
+const postgres: TestDatabase = {
+  name: 'PostgreSQL',
+  async create() {
+    const name = `vigil_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    try {
+      await admin.connect();
+    } catch (error) {
+      throw new Error(
+        `The PostgreSQL tests need a server at ${TEST_DATABASE_URL} (set TEST_DATABASE_URL): ${(error as Error).message}`,
+      );
+    }
+    try {
+      await admin.query(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+    await database.migrate();
+    return {
+      database,
+      async drop() {
+        await database.close();
+        const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
+        await cleanup.connect();
+        try {
+          await cleanup.query(`drop database if exists ${name} with (force)`);
+        } finally {
+          await cleanup.end();
+        }
+      },
+    };
+  },
+};
+
+export const databases: TestDatabase[] = [pglite, postgres];

@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './lib/app-error.ts';
+
+// Vite puts content-hashed files under assets/: a new build has new names, so they may be cached for good.
+const ASSET_PREFIX = '/app/assets/';
+
+/**
+ * The built SPA under /app. A path that is no file gets index.html, so deep links (/app/monitor) load the app
+ * and its router; only a missing file under /app/assets/ is a 404, so a stale script tag fails visibly
+ * instead of receiving HTML.
+ */
+export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const toApp = { schema: { hide: true } };
+  app.get('/', toApp, (_request, reply) => reply.redirect('/app/', 302));
+  app.get('/app', toApp, (_request, reply) => reply.redirect('/app/', 302));
+
+  if (!existsSync(join(webDist, 'index.html'))) {
+    const notBuilt = async () => {
+      throw new AppError(
+        'UNAVAILABLE',
+        `The web app is not built: ${webDist} has no index.html. Run \`npm run build\`, then restart the server.`,
+      );
+    };
+    app.get('/app/', toApp, notBuilt);
+    app.get('/app/*', toApp, notBuilt);
+    return;
+  }
+
+  await app.register(
+    async (scope) => {
+      await scope.register(fastifyStatic, {
+        root: webDist,
+        prefix: '/',
+        index: 'index.html',
+        cacheControl: false,
+        schemaHide: true,
+        setHeaders: (reply, path) => {
+          const hashed = path.startsWith(join(webDist, 'assets'));
+          reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+      scope.setNotFoundHandler(async (request, reply) => {
+        const path = request.url.split('?')[0] ?? '';
+        if ((request.method !== 'GET' && request.method !== 'HEAD') || path.startsWith(ASSET_PREFIX)) {
+          throw new AppError('NOT_FOUND', `There is no ${request.method} ${path.slice(0, 200)} here.`);
+        }
+        return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      });
+    },
+    { prefix: '/app' },
+  );
+}
