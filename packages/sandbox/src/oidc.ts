@@ -177,12 +177,10 @@ ${hidden}
           .send({ error: 'invalid_client', error_description: 'Client authentication failed.' });
       }
       if (form.grant_type !== 'authorization_code') {
-        return reply
-          .code(400)
-          .send({
-            error: 'unsupported_grant_type',
-            error_description: 'Only authorization_code is supported.',
-          });
+        return reply.code(400).send({
+          error: 'unsupported_grant_type',
+          error_description: 'Only authorization_code is supported.',
+        });
       }
       const grant = form.code ? this.#grants.get(form.code) : undefined;
       if (form.code) this.#grants.delete(form.code);

@@ -5,6 +5,21 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from './index.ts';
 
+interface Discovery {
+  authorization_endpoint: string;
+  token_endpoint: string;
+  jwks_uri: string;
+  userinfo_endpoint: string;
+}
+interface Tokens {
+  id_token: string;
+  access_token: string;
+}
+
+async function json<T>(response: Response | Promise<Response>): Promise<T> {
+  return (await (await response).json()) as T;
+}
+
 let app: FastifyInstance;
 let sandbox: Sandbox;
 let origin = '';
@@ -49,7 +64,9 @@ describe('sandbox SMTP server', () => {
     expect(listing).toContain('Your code is 123456');
     const view = await fetch(`${origin}/sandbox/mail/${mail.id}`).then((r) => r.text());
     expect(view).toContain('Code: 123456');
-    const api = await fetch(`${origin}/sandbox/api/mails?to=owner@shop.example`).then((r) => r.json());
+    const api = await json<{ data: { list: unknown[] } }>(
+      fetch(`${origin}/sandbox/api/mails?to=owner@shop.example`),
+    );
     expect(api.data.list).toHaveLength(1);
   });
 
@@ -73,9 +90,7 @@ describe('sandbox OpenID provider', () => {
   const challenge = createHash('sha256').update(verifier).digest('base64url');
 
   async function authorize(overrides: Record<string, string> = {}) {
-    const discovery = await fetch(`${origin}/sandbox/oidc/.well-known/openid-configuration`).then((r) =>
-      r.json(),
-    );
+    const discovery = await json<Discovery>(fetch(`${origin}/sandbox/oidc/.well-known/openid-configuration`));
     const redirectUri = `${origin}/app/oauth`;
     const form = new URLSearchParams({
       client_id: 'client-a',
@@ -121,7 +136,7 @@ describe('sandbox OpenID provider', () => {
       }),
     });
     expect(token.status).toBe(200);
-    const tokens = await token.json();
+    const tokens = await json<Tokens>(token);
     const { payload } = await jwtVerify(tokens.id_token, createRemoteJWKSet(new URL(discovery.jwks_uri)), {
       issuer: `${origin}/sandbox/oidc`,
       audience: 'client-a',

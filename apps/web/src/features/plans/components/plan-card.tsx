@@ -83,7 +83,7 @@ export function PlanCard({ plan, current, choosing, onChoose, disabled }: PlanCa
           {plan.checkout ? (
             <>
               <Button variant="light" disabled fullWidth aria-describedby={`${headingId}-checkout`}>
-                Online checkout opens with billing
+                Opens with billing
               </Button>
               <Text size="xs" c="dimmed" id={`${headingId}-checkout`} ta="center">
                 Paid plans are bought through online checkout, which opens when billing launches in Vigil.
