@@ -2,4 +2,6 @@
 import { buildIfStale } from './build-if-stale.mjs';
 
 buildIfStale();
+// A person watching a terminal gets readable log lines; a log collector (no terminal) gets JSON.
+process.env.LOG_FORMAT ??= process.stdout.isTTY ? 'pretty' : 'json';
 await import('../apps/server/dist/main.js');

@@ -28,7 +28,10 @@ import { registerWebApp } from './web-app.ts';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface AppDeps {
-  config: Pick<Config, 'publicUrl' | 'oidc' | 'webDist' | 'sessionTtlDays' | 'trustProxy' | 'logLevel'>;
+  config: Pick<
+    Config,
+    'publicUrl' | 'oidc' | 'webDist' | 'sessionTtlDays' | 'trustProxy' | 'logLevel' | 'logFormat'
+  >;
   database: Database;
   queue: JobQueue;
   clock?: Clock;
@@ -45,7 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+    logger: deps.logger ?? loggerOptions(config),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
@@ -105,6 +108,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.sandbox) await app.register(deps.sandbox, { prefix: '/sandbox' });
   await registerWebApp(app, config.webDist);
   return app;
+}
+
+function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>): FastifyServerOptions['logger'] {
+  if (config.logFormat === 'json') return { level: config.logLevel };
+  return {
+    level: config.logLevel,
+    transport: {
+      target: 'pino-pretty',
+      options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId,req,res,responseTime' },
+    },
+  };
 }
 
 /**

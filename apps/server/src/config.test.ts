@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, SETTINGS } from './config.ts';
 
@@ -12,6 +13,7 @@ describe('loadConfig()', () => {
       dataDir: './data',
       role: 'all',
       logLevel: 'info',
+      logFormat: 'json',
       sandbox: true,
       sandboxSmtpPort: 2525,
       smtpUrl: 'smtp://127.0.0.1:2525',
@@ -92,6 +94,7 @@ describe('loadConfig()', () => {
         'DATA_DIR',
         'ROLE',
         'LOG_LEVEL',
+        'LOG_FORMAT',
         'SANDBOX',
         'SANDBOX_SMTP_PORT',
         'SMTP_URL',
@@ -104,5 +107,11 @@ describe('loadConfig()', () => {
         'TRUST_PROXY',
       ].sort(),
     );
+  });
+
+  it('has every setting in the README', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const missing = SETTINGS.filter((setting) => !readme.includes(`| \`${setting.name}\``));
+    expect(missing.map((setting) => setting.name)).toEqual([]);
   });
 });

@@ -39,6 +39,11 @@ export const SETTINGS = [
   },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent.' },
   {
+    name: 'LOG_FORMAT',
+    default: 'json (npm start in a terminal: pretty)',
+    meaning: 'json: one JSON object per line, for log collectors; pretty: readable lines for a person.',
+  },
+  {
     name: 'SANDBOX',
     default: 'on',
     meaning:
@@ -119,6 +124,7 @@ const envSchema = z.object({
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.` })
     .default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be json or pretty.' }).default('json'),
   SANDBOX: onOff('SANDBOX', 'on'),
   SANDBOX_SMTP_PORT: port('SANDBOX_SMTP_PORT', 2525),
   SMTP_URL: optionalText.pipe(url('SMTP_URL', /^smtps?:$/, 'smtp://127.0.0.1:2525').optional()),
@@ -151,6 +157,7 @@ export interface Config {
   dataDir: string;
   role: Role;
   logLevel: (typeof LOG_LEVELS)[number];
+  logFormat: 'json' | 'pretty';
   sandbox: boolean;
   sandboxSmtpPort: number;
   smtpUrl: string;
@@ -216,6 +223,7 @@ export function loadConfig(
     dataDir: e.DATA_DIR,
     role: e.ROLE,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     sandbox: e.SANDBOX,
     sandboxSmtpPort: e.SANDBOX_SMTP_PORT,
     smtpUrl: e.SMTP_URL ?? `smtp://127.0.0.1:${e.SANDBOX_SMTP_PORT}`,

@@ -60,6 +60,7 @@ export async function startTestApp(testDatabase: TestDatabase): Promise<TestApp>
       sessionTtlDays: 30,
       trustProxy: false,
       logLevel: 'silent',
+      logFormat: 'json',
     },
     database,
     queue: jobs.queue,
