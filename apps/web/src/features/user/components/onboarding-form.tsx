@@ -1,10 +1,8 @@
-import { useState } from 'react';
 import { Button, Stack } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { UserInfo } from '@vigil/contracts';
 import { submitOnboarding } from '../api/submit-onboarding.ts';
-import { checkContact, contactValuesOf, type ContactValues } from '../contact-details.ts';
 import { ContactFields } from './contact-fields.tsx';
+import { useContactForm } from './use-contact-form.ts';
 
 export function OnboardingForm({
   user,
@@ -13,25 +11,11 @@ export function OnboardingForm({
   user: UserInfo | null;
   onDone: (user: UserInfo) => void;
 }) {
-  const [submitting, setSubmitting] = useState(false);
-  const form = useForm<ContactValues>({
-    mode: 'controlled',
-    initialValues: contactValuesOf(user),
-    validate: (values) => checkContact(values).errors,
-  });
-
-  async function submit(values: ContactValues) {
-    const { body } = checkContact(values);
-    if (!body) return;
-    setSubmitting(true);
-    const result = await submitOnboarding(body);
-    setSubmitting(false);
-    if (result.ok) onDone(result.data);
-  }
+  const { form, submitting, submit } = useContactForm(user, submitOnboarding);
 
   return (
     <form
-      onSubmit={form.onSubmit((values) => void submit(values))}
+      onSubmit={form.onSubmit((values) => void submit(values).then((saved) => saved && onDone(saved)))}
       noValidate
       aria-label="Your business and contacts"
     >

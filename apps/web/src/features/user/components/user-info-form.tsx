@@ -1,35 +1,25 @@
-import { useState } from 'react';
 import { Button, Group, Stack } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import type { UserInfo } from '@vigil/contracts';
 import { updateUserInfo } from '../api/update-user-info.ts';
-import { checkContact, contactValuesOf, type ContactValues } from '../contact-details.ts';
+import { contactValuesOf, type ContactValues } from '../contact-details.ts';
 import { ContactFields } from './contact-fields.tsx';
+import { useContactForm } from './use-contact-form.ts';
 
 export function UserInfoForm({ user, onSaved }: { user: UserInfo; onSaved: (user: UserInfo) => void }) {
-  const [submitting, setSubmitting] = useState(false);
-  const form = useForm<ContactValues>({
-    mode: 'controlled',
-    initialValues: contactValuesOf(user),
-    validate: (values) => checkContact(values).errors,
-  });
+  const { form, submitting, submit } = useContactForm(user, updateUserInfo);
 
-  async function submit(values: ContactValues) {
-    const { body } = checkContact(values);
-    if (!body) return;
-    setSubmitting(true);
-    const result = await updateUserInfo(body);
-    setSubmitting(false);
-    if (!result.ok) return;
-    onSaved(result.data);
-    form.setInitialValues(contactValuesOf(result.data));
-    form.setValues(contactValuesOf(result.data));
+  async function save(values: ContactValues) {
+    const saved = await submit(values);
+    if (!saved) return;
+    onSaved(saved);
+    form.setInitialValues(contactValuesOf(saved));
+    form.setValues(contactValuesOf(saved));
     notifications.show({ title: 'Saved', message: 'Your contact details are up to date.', color: 'vigil' });
   }
 
   return (
-    <form onSubmit={form.onSubmit((values) => void submit(values))} noValidate aria-label="Contact details">
+    <form onSubmit={form.onSubmit((values) => void save(values))} noValidate aria-label="Contact details">
       <Stack gap="lg" maw={560}>
         <ContactFields form={form} />
         <Group>
