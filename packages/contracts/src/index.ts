@@ -5,3 +5,5 @@ export * from './errors.ts';
 export * from './phone.ts';
 export * from './plans.ts';
 export * from './user.ts';
+export * from './alerts.ts';
+export * from './monitors.ts';

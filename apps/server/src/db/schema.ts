@@ -1,4 +1,18 @@
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -89,3 +103,214 @@ export const oidcLoginRequests = pgTable(
   },
   (table) => [index('oidc_login_requests_expires_at_idx').on(table.expiresAt)],
 );
+
+/**
+ * A watched thing of one service. `next_check_at` is the start of the next slot: workers claim due monitors
+ * by moving it one interval on under `FOR UPDATE SKIP LOCKED`, so each slot is claimed once.
+ */
+export const monitors = pgTable(
+  'monitors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    service: text('service').notNull(),
+    /** Per service: `{ url }` for website. */
+    target: jsonb('target').notNull(),
+    /** Per service: each condition on/off with its thresholds (contracts `websiteConditions`). */
+    conditions: jsonb('conditions').notNull(),
+    intervalSeconds: integer('interval_seconds').notNull(),
+    /** 0: alert once per incident event, no repeats. */
+    repeatIntervalMinutes: integer('repeat_interval_minutes').notNull(),
+    /** Consecutive failed checks of a condition before an incident opens. */
+    confirmations: integer('confirmations').notNull(),
+    /** The spec's callSettings / smsSettings / emailSettings. */
+    alertSettings: jsonb('alert_settings').notNull(),
+    languageCode: text('language_code').notNull(),
+    paused: boolean('paused').notNull().default(false),
+    /** pending (never checked), up, down (an incident is open). Paused is `paused`. */
+    status: text('status').notNull().default('pending'),
+    nextCheckAt: timestamptz('next_check_at').notNull(),
+    lastCheckedAt: timestamptz('last_checked_at'),
+    lastResponseMs: integer('last_response_ms'),
+    lastError: text('last_error'),
+    /** Per condition: consecutive failures and successes, for confirmation and recovery. */
+    checkState: jsonb('check_state').notNull().default({}),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (table) => [
+    index('monitors_user_id_created_at_idx').on(table.userId, table.createdAt),
+    index('monitors_due_idx')
+      .on(table.nextCheckAt)
+      .where(sql`paused = false`),
+  ],
+);
+
+/** Raw check results, kept for a bounded time; `(monitor_id, slot_at)` is unique so no slot is checked twice. */
+export const checkResults = pgTable(
+  'check_results',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    monitorId: uuid('monitor_id')
+      .notNull()
+      .references(() => monitors.id, { onDelete: 'cascade' }),
+    slotAt: timestamptz('slot_at').notNull(),
+    checkedAt: timestamptz('checked_at').notNull(),
+    ok: boolean('ok').notNull(),
+    responseMs: integer('response_ms'),
+    statusCode: integer('status_code'),
+    /** Keys of the conditions that failed in this check. */
+    failedConditions: jsonb('failed_conditions').notNull().default([]),
+    error: text('error'),
+  },
+  (table) => [
+    uniqueIndex('check_results_monitor_slot_idx').on(table.monitorId, table.slotAt),
+    index('check_results_checked_at_idx').on(table.checkedAt),
+  ],
+);
+
+/** Hourly roll-ups of check results, so months of history stay small. */
+export const checkRollups = pgTable(
+  'check_rollups',
+  {
+    monitorId: uuid('monitor_id')
+      .notNull()
+      .references(() => monitors.id, { onDelete: 'cascade' }),
+    hour: timestamptz('hour').notNull(),
+    checks: integer('checks').notNull(),
+    failures: integer('failures').notNull(),
+    p50Ms: real('p50_ms'),
+    p95Ms: real('p95_ms'),
+    p99Ms: real('p99_ms'),
+    avgMs: real('avg_ms'),
+  },
+  (table) => [primaryKey({ columns: [table.monitorId, table.hour] })],
+);
+
+/** One per monitor and condition while not resolved (partial unique index). */
+export const incidents = pgTable(
+  'incidents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    monitorId: uuid('monitor_id')
+      .notNull()
+      .references(() => monitors.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    conditionKey: text('condition_key').notNull(),
+    /** open, acknowledged, resolved. */
+    state: text('state').notNull(),
+    summary: text('summary').notNull(),
+    openedAt: timestamptz('opened_at').notNull(),
+    acknowledgedAt: timestamptz('acknowledged_at'),
+    resolvedAt: timestamptz('resolved_at'),
+    lastAlertAt: timestamptz('last_alert_at'),
+    /** When the next repeat alert is due; null when none is (acknowledged, resolved, or no repeats). */
+    nextAlertAt: timestamptz('next_alert_at'),
+    alertCount: integer('alert_count').notNull().default(0),
+  },
+  (table) => [
+    uniqueIndex('incidents_one_unresolved_idx')
+      .on(table.monitorId, table.conditionKey)
+      .where(sql`state <> 'resolved'`),
+    index('incidents_user_opened_idx').on(table.userId, table.openedAt),
+    index('incidents_next_alert_idx')
+      .on(table.nextAlertAt)
+      .where(sql`state = 'open'`),
+  ],
+);
+
+/**
+ * One message of one incident event to one recipient on one channel; the unique key is what makes a
+ * delivery happen once however often its job runs.
+ */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    incidentId: uuid('incident_id')
+      .notNull()
+      .references(() => incidents.id, { onDelete: 'cascade' }),
+    /** opened, repeat-N, resolved. */
+    event: text('event').notNull(),
+    channel: text('channel').notNull(),
+    recipient: text('recipient').notNull(),
+    /** pending, sending, sent, failed, skipped. */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    providerMessageId: text('provider_message_id'),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+    sentAt: timestamptz('sent_at'),
+  },
+  (table) => [
+    uniqueIndex('alert_deliveries_once_idx').on(
+      table.incidentId,
+      table.event,
+      table.channel,
+      table.recipient,
+    ),
+  ],
+);
+
+/** Every try of a delivery with its outcome. */
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => alertDeliveries.id, { onDelete: 'cascade' }),
+    startedAt: timestamptz('started_at').notNull(),
+    finishedAt: timestamptz('finished_at'),
+    /** sent, retry, failed. */
+    outcome: text('outcome'),
+    error: text('error'),
+  },
+  (table) => [index('delivery_attempts_delivery_idx').on(table.deliveryId)],
+);
+
+/** A code sent to prove an alert contact belongs to the user; used once. */
+export const contactVerifications = pgTable(
+  'contact_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    address: text('address').notNull(),
+    codeHash: text('code_hash').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    consumedAt: timestamptz('consumed_at'),
+  },
+  (table) => [index('contact_verifications_user_address_idx').on(table.userId, table.channel, table.address)],
+);
+
+/** Contacts a user proved they own: alerts go only to these. */
+export const verifiedContacts = pgTable(
+  'verified_contacts',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    address: text('address').notNull(),
+    verifiedAt: timestamptz('verified_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.channel, table.address] })],
+);
+
+/** Server-wide secrets made once at first start and shared by every process (e.g. the alert-link key). */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+});

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { envelope, pageOf, pageQuery } from './envelope.ts';
+
+export const INCIDENT_STATES = ['open', 'acknowledged', 'resolved'] as const;
+export type IncidentState = (typeof INCIDENT_STATES)[number];
+
+export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed', 'skipped'] as const;
+
+export const delivery = z.object({
+  /** 'opened', 'repeat-N' or 'resolved'. */
+  event: z.string(),
+  channel: z.enum(['email', 'sms', 'call']),
+  recipient: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  sentAt: z.string().nullable(),
+});
+export type Delivery = z.infer<typeof delivery>;
+
+export const alert = z.object({
+  incidentId: z.string(),
+  monitorId: z.string(),
+  monitorName: z.string(),
+  conditionKey: z.string(),
+  conditionLabel: z.string(),
+  summary: z.string(),
+  state: z.enum(INCIDENT_STATES),
+  openedAt: z.string(),
+  acknowledgedAt: z.string().nullable(),
+  resolvedAt: z.string().nullable(),
+  alertCount: z.number().int(),
+  deliveries: z.array(delivery),
+});
+export type Alert = z.infer<typeof alert>;
+
+export const alertListQuery = pageQuery.extend({
+  monitorId: z.uuid({ error: 'That monitor does not exist.' }).optional(),
+  state: z.enum(INCIDENT_STATES).optional(),
+});
+export const alertListResponse = envelope(pageOf(alert));
+export const acknowledgeBody = z.object({ incidentId: z.uuid({ error: 'That alert does not exist.' }) });
+export const alertResponse = envelope(alert);

@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { isAlertSettingsValid } from './alert-settings.ts';
+import { email } from './auth.ts';
+import { envelope, pageOf, pageQuery } from './envelope.ts';
+
+/** The four services of DESIGN.md §1; `website` is the first with a working integration. */
+export const SERVICES = ['website', 'shopify', 'google_ads', 'facebook_ads'] as const;
+export type ServiceId = (typeof SERVICES)[number];
+
+/** Alert languages: the spec's language items; several codes may share a language (en-US, en-GB). */
+export const language = z.object({ languageCode: z.string(), language: z.string() });
+export type Language = z.infer<typeof language>;
+
+export const conditionParam = z.object({
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(['number', 'text']),
+  unit: z.string().optional(),
+  default: z.union([z.number(), z.string()]),
+  min: z.number().optional(),
+  max: z.number().optional(),
+});
+
+export const conditionDefinition = z.object({
+  key: z.string(),
+  label: z.string(),
+  description: z.string(),
+  enabledByDefault: z.boolean(),
+  params: z.array(conditionParam),
+});
+export type ConditionDefinition = z.infer<typeof conditionDefinition>;
+
+export const serviceDefinition = z.object({
+  service: z.enum(SERVICES),
+  name: z.string(),
+  description: z.string(),
+  /** False while the service's integration is not built; the catalogue still lists it. */
+  available: z.boolean(),
+  unavailableReason: z.string().nullable(),
+  targetLabel: z.string(),
+  conditions: z.array(conditionDefinition),
+});
+export type ServiceDefinition = z.infer<typeof serviceDefinition>;
+
+export const monitorServiceResponse = envelope(
+  z.object({
+    list: z.array(serviceDefinition),
+    languages: z.array(language),
+    /** Check interval bounds in seconds; the plan's shortest interval applies on top. */
+    intervalSeconds: z.object({ min: z.number().int(), max: z.number().int(), default: z.number().int() }),
+    repeatIntervalMinutes: z.object({
+      min: z.number().int(),
+      max: z.number().int(),
+      default: z.number().int(),
+    }),
+    confirmations: z.object({ min: z.number().int(), max: z.number().int(), default: z.number().int() }),
+  }),
+);
+
+// ---- Website conditions: each on/off with its thresholds. ----
+const onOff = z.object({ enabled: z.boolean() });
+export const websiteConditions = z
+  .object({
+    http_status: onOff,
+    timeout: onOff.extend({ timeoutMs: z.number().int().min(1000).max(30_000) }),
+    keyword: onOff.extend({
+      keyword: z.string().trim().max(200),
+      mode: z.enum(['missing', 'present']),
+    }),
+    slow_response: onOff.extend({ thresholdMs: z.number().int().min(100).max(30_000) }),
+    tls_expiry: onOff.extend({ days: z.number().int().min(1).max(90) }),
+    password_page: onOff,
+  })
+  .refine((c) => !c.keyword.enabled || c.keyword.keyword.length > 0, {
+    message: 'Enter the keyword to look for, or turn the keyword check off.',
+    path: ['keyword', 'keyword'],
+  });
+export type WebsiteConditions = z.infer<typeof websiteConditions>;
+export type WebsiteConditionKey = keyof WebsiteConditions;
+
+export const websiteTarget = z.object({
+  url: z
+    .string({ error: 'Enter the address of the page to watch.' })
+    .trim()
+    .max(2048, 'An address has at most 2048 characters.')
+    .pipe(
+      z.url({ protocol: /^https?$/, error: 'Enter a full web address starting with http:// or https://.' }),
+    ),
+});
+
+// ---- Alert channels: the spec's three groups. Call and SMS carry a phone number (E.164). ----
+export const emailChannel = z.object({
+  checked: z.boolean(),
+  name: z.string().trim().max(100).default(''),
+  isAgree: z.boolean().default(false),
+  email: z.string().trim().max(254).default(''),
+});
+export const phoneChannel = z.object({
+  checked: z.boolean(),
+  name: z.string().trim().max(100).default(''),
+  isAgree: z.boolean().default(false),
+  phone: z.string().trim().max(20).default(''),
+});
+const unchecked = { checked: false, name: '', isAgree: false };
+
+export const monitorInput = z
+  .object({
+    name: z.string({ error: 'Give the monitor a name.' }).trim().min(1, 'Give the monitor a name.').max(100),
+    service: z.literal('website', { error: 'Only website monitors can be created for now.' }),
+    target: websiteTarget,
+    conditions: websiteConditions,
+    intervalSeconds: z.number({ error: 'Choose how often to check.' }).int(),
+    repeatIntervalMinutes: z.number().int().min(0).max(1440),
+    confirmations: z.number().int().min(1).max(10),
+    languageCode: z.string().min(2).max(10),
+    callSettings: phoneChannel.default({ ...unchecked, phone: '' }),
+    smsSettings: phoneChannel.default({ ...unchecked, phone: '' }),
+    emailSettings: emailChannel.default({ ...unchecked, email: '' }),
+  })
+  .refine(isAlertSettingsValid, {
+    message:
+      'Check the alert settings: each ticked channel needs its contact filled in (and consent for calls and SMS), and the email must look like name@shop.com.',
+    path: ['emailSettings'],
+  });
+export type MonitorInput = z.infer<typeof monitorInput>;
+
+export const MONITOR_STATUSES = ['pending', 'up', 'down', 'paused'] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+
+const isoDate = z.string();
+
+export const monitor = z.object({
+  monitorId: z.string(),
+  name: z.string(),
+  service: z.enum(SERVICES),
+  target: websiteTarget,
+  conditions: websiteConditions,
+  intervalSeconds: z.number().int(),
+  repeatIntervalMinutes: z.number().int(),
+  confirmations: z.number().int(),
+  languageCode: z.string(),
+  callSettings: phoneChannel,
+  smsSettings: phoneChannel,
+  emailSettings: emailChannel,
+  status: z.enum(MONITOR_STATUSES),
+  paused: z.boolean(),
+  lastCheckedAt: isoDate.nullable(),
+  lastResponseMs: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  /** Share of successful checks in the last 24 hours, 0–100, or null before any check. */
+  uptime24h: z.number().nullable(),
+  openIncidents: z.number().int(),
+  createdAt: isoDate,
+});
+export type Monitor = z.infer<typeof monitor>;
+
+export const monitorResponse = envelope(monitor);
+export const monitorListQuery = pageQuery;
+export const monitorListResponse = envelope(pageOf(monitor));
+
+const monitorId = z.uuid({ error: 'That monitor does not exist.' });
+export const monitorUpdateBody = monitorInput.and(z.object({ monitorId }));
+export const monitorInfoQuery = z.object({ monitorId });
+
+/** `monitor_ids` as the spec names it: repeated, or comma-separated in one value. */
+export const monitorIdsQuery = z.object({
+  monitor_ids: z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) =>
+      (Array.isArray(value) ? value : value.split(',')).map((id) => id.trim()).filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(monitorId)
+        .min(1, 'Choose at least one monitor.')
+        .max(100, 'Choose at most 100 monitors at once.'),
+    ),
+});
+export const monitorIdsBody = z.object({
+  monitor_ids: z
+    .array(monitorId)
+    .min(1, 'Choose at least one monitor.')
+    .max(100, 'Choose at most 100 monitors at once.'),
+});
+export const monitorCountResponse = envelope(z.object({ count: z.number().int() }));
+
+// ---- Detail: uptime and response times over a range. ----
+export const STATS_RANGES = ['24h', '7d', '30d'] as const;
+export const monitorStatsQuery = z.object({ monitorId, range: z.enum(STATS_RANGES).default('24h') });
+export const monitorStatsResponse = envelope(
+  z.object({
+    range: z.enum(STATS_RANGES),
+    uptime: z.object({
+      '24h': z.number().nullable(),
+      '7d': z.number().nullable(),
+      '30d': z.number().nullable(),
+    }),
+    /** One point per bucket (5 minutes for 24 h, an hour for 7 d and 30 d). */
+    series: z.array(
+      z.object({
+        at: isoDate,
+        checks: z.number().int(),
+        failures: z.number().int(),
+        p50Ms: z.number().nullable(),
+        p95Ms: z.number().nullable(),
+      }),
+    ),
+  }),
+);
+
+// ---- Contact verification: a code sent to the address, entered back. Email now; phones with Twilio. ----
+export const sendCodeBody = z.object({ channel: z.literal('email'), email });
+export const verifyCodeBody = z.object({
+  channel: z.literal('email'),
+  email,
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'The code has 6 digits.'),
+});
+export const verifiedContactResponse = envelope(
+  z.object({ channel: z.string(), address: z.string(), verified: z.boolean(), message: z.string() }),
+);
