@@ -10,9 +10,16 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { registerErrorHandling } from './lib/error-handler.ts';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher.ts';
 import { validatorCompiler } from './lib/validation.ts';
+import { createAckLinks } from './modules/alerts/ack-link.ts';
+import { alertRoutes } from './modules/alerts/alert.routes.ts';
+import { createAlertService } from './modules/alerts/alert.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { contactRoutes } from './modules/contacts/contact.routes.ts';
+import { createContactService } from './modules/contacts/contact.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { monitorRoutes } from './modules/monitors/monitor.routes.ts';
+import { createMonitorService } from './modules/monitors/monitor.service.ts';
 import { createOidcClient } from './modules/oidc/oidc.client.ts';
 import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
 import { createOidcService } from './modules/oidc/oidc.service.ts';
@@ -105,6 +112,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oidcRoutes, { oidc });
   await app.register(userRoutes, { users: createUserService({ users: store.users, clock }), authenticate });
   await app.register(planRoutes, { plans: createPlanService({ users: store.users, clock }), authenticate });
+  await app.register(monitorRoutes, { monitors: createMonitorService({ store, clock }), authenticate });
+  await app.register(contactRoutes, {
+    contacts: createContactService({ store, limiter, queue: deps.queue, clock }),
+    authenticate,
+  });
+  const ackLinks = createAckLinks({ serverSecrets: store.serverSecrets, clock, publicUrl: config.publicUrl });
+  await app.register(alertRoutes, {
+    alerts: createAlertService({ store, clock, ackLinks }),
+    authenticate,
+    publicUrl: config.publicUrl,
+  });
   if (deps.sandbox) await app.register(deps.sandbox, { prefix: '/sandbox' });
   await registerWebApp(app, config.webDist);
   return app;

@@ -25,6 +25,9 @@ describe('loadConfig()', () => {
       },
       sessionTtlDays: 30,
       trustProxy: false,
+      checkConcurrency: 50,
+      checkBatchSize: 100,
+      resultRetentionHours: 48,
     });
     expect(config.webDist).toMatch(/apps\/web\/dist$/);
   });
@@ -105,7 +108,20 @@ describe('loadConfig()', () => {
         'WEB_DIST',
         'SESSION_TTL_DAYS',
         'TRUST_PROXY',
+        'CHECK_CONCURRENCY',
+        'CHECK_BATCH_SIZE',
+        'RESULT_RETENTION_HOURS',
       ].sort(),
+    );
+  });
+
+  it('bounds the check engine settings', () => {
+    expect(loadConfig({ CHECK_CONCURRENCY: '200', CHECK_BATCH_SIZE: '20' }, [])).toMatchObject({
+      checkConcurrency: 200,
+      checkBatchSize: 20,
+    });
+    expect(() => loadConfig({ CHECK_CONCURRENCY: '0', RESULT_RETENTION_HOURS: 'two days' }, [])).toThrow(
+      /CHECK_CONCURRENCY must be at least 1[\s\S]*RESULT_RETENTION_HOURS must be a number/,
     );
   });
 

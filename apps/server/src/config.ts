@@ -80,6 +80,24 @@ export const SETTINGS = [
     meaning:
       'on: take the client address from X-Forwarded-For (set it behind a reverse proxy, or every visitor shares the proxy’s sign-in limits).',
   },
+  {
+    name: 'CHECK_CONCURRENCY',
+    default: '50',
+    meaning:
+      'Checks one worker process runs at the same time (ROLE=all or worker). More processes add up; each check holds one outgoing connection.',
+  },
+  {
+    name: 'CHECK_BATCH_SIZE',
+    default: '100',
+    meaning:
+      'Due monitors one worker claims per database statement, and check results it writes per statement.',
+  },
+  {
+    name: 'RESULT_RETENTION_HOURS',
+    default: '48',
+    meaning:
+      'Raw check results are kept this long; older ones survive only as hourly roll-ups (checks, failures, latency percentiles).',
+  },
 ] as const;
 
 export const ROLES = ['all', 'api', 'worker'] as const;
@@ -99,6 +117,14 @@ const port = (name: string, fallback: number) =>
     .int(`${name} must be a whole number.`)
     .min(0, `${name} must be between 0 and 65535.`)
     .max(65535, `${name} must be between 0 and 65535.`)
+    .default(fallback);
+
+const count = (name: string, min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number.` })
+    .int(`${name} must be a whole number.`)
+    .min(min, `${name} must be at least ${min}.`)
+    .max(max, `${name} must be at most ${max}.`)
     .default(fallback);
 
 const url = (name: string, protocols: RegExp, example: string) =>
@@ -140,6 +166,9 @@ const envSchema = z.object({
     .max(365, 'SESSION_TTL_DAYS must be at most 365.')
     .default(30),
   TRUST_PROXY: onOff('TRUST_PROXY', 'off'),
+  CHECK_CONCURRENCY: count('CHECK_CONCURRENCY', 1, 5000, 50),
+  CHECK_BATCH_SIZE: count('CHECK_BATCH_SIZE', 1, 1000, 100),
+  RESULT_RETENTION_HOURS: count('RESULT_RETENTION_HOURS', 2, 24 * 90, 48),
 });
 
 export interface OidcSettings {
@@ -167,6 +196,9 @@ export interface Config {
   webDist: string;
   sessionTtlDays: number;
   trustProxy: boolean;
+  checkConcurrency: number;
+  checkBatchSize: number;
+  resultRetentionHours: number;
 }
 
 export class ConfigError extends Error {
@@ -234,6 +266,9 @@ export function loadConfig(
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : DEFAULT_WEB_DIST,
     sessionTtlDays: e.SESSION_TTL_DAYS,
     trustProxy: e.TRUST_PROXY,
+    checkConcurrency: e.CHECK_CONCURRENCY,
+    checkBatchSize: e.CHECK_BATCH_SIZE,
+    resultRetentionHours: e.RESULT_RETENTION_HOURS,
   };
 }
 

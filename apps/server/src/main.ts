@@ -1,13 +1,18 @@
 import { createSandbox, type Sandbox } from '@vigil/sandbox';
 import { buildApp } from './app.ts';
+import { createCheckers } from './checks/all-checkers.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { createStore } from './db/store.ts';
+import { createCheckEngine, type CheckEngine } from './engine/check-engine.ts';
 import { startJobs } from './jobs/job-queue.ts';
+import { systemClock } from './lib/clock.ts';
+import { createAckLinks } from './modules/alerts/ack-link.ts';
 import { createEmailSender } from './notify/email.ts';
 
 /**
- * Starts Vigil: config → database (+ migrations) → app → jobs → listen. Ctrl-C or SIGTERM stops it in
- * reverse: no new requests, running jobs finish, then the database closes.
+ * Starts Vigil: config → database (+ migrations) → app → jobs → check engine → listen. Ctrl-C or SIGTERM
+ * stops it in reverse: no new requests, running checks and jobs finish, then the database closes.
  */
 async function main(config: Config): Promise<void> {
   const serveHttp = config.role !== 'worker';
@@ -29,9 +34,13 @@ async function main(config: Config): Promise<void> {
   );
   await database.migrate();
 
-  const jobs = await startJobs({ database, runWorkers: config.role !== 'api' });
+  const runWorkers = config.role !== 'api';
+  const jobs = await startJobs({ database, runWorkers });
   const app = await buildApp({ config, database, queue: jobs.queue, sandbox: sandbox?.plugin });
   const email = createEmailSender({ smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const store = createStore(database.db);
+  const clock = systemClock;
+  let engine: CheckEngine | undefined;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -40,6 +49,7 @@ async function main(config: Config): Promise<void> {
     app.log.info({ signal }, 'stopping: finishing requests and running jobs');
     const steps: [string, () => Promise<void> | void][] = [
       ['http', () => app.close()],
+      ['checks', () => engine?.stop()],
       ['jobs', () => jobs.stop()],
       ['email', () => email.close()],
       ['sandbox', () => sandbox?.stop()],
@@ -64,7 +74,32 @@ async function main(config: Config): Promise<void> {
     const { smtpPort } = await sandbox.start();
     app.log.info({ smtpPort, page: `${config.publicUrl}/sandbox` }, 'sandbox providers started');
   }
-  await jobs.run({ email, log: app.log });
+  const ackLinks = createAckLinks({ serverSecrets: store.serverSecrets, clock, publicUrl: config.publicUrl });
+  await jobs.run({
+    email,
+    log: app.log,
+    store,
+    clock,
+    ackLink: (incidentId) => ackLinks.createAckLink(incidentId),
+    publicUrl: config.publicUrl,
+    resultRetentionHours: config.resultRetentionHours,
+  });
+  if (runWorkers && !stopping) {
+    engine = createCheckEngine({
+      store,
+      queue: jobs.queue,
+      clock,
+      checkers: createCheckers(),
+      log: app.log,
+      concurrency: config.checkConcurrency,
+      batchSize: config.checkBatchSize,
+    });
+    engine.start();
+    app.log.info(
+      { concurrency: config.checkConcurrency, batchSize: config.checkBatchSize },
+      'check engine started: claiming due monitors',
+    );
+  }
   if (serveHttp) {
     await app.listen({ port: config.port, host: config.host });
     app.log.info(`Vigil is at ${config.publicUrl}/app (API docs at ${config.publicUrl}/docs)`);

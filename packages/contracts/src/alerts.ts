@@ -41,3 +41,11 @@ export const alertListQuery = pageQuery.extend({
 export const alertListResponse = envelope(pageOf(alert));
 export const acknowledgeBody = z.object({ incidentId: z.uuid({ error: 'That alert does not exist.' }) });
 export const alertResponse = envelope(alert);
+
+/**
+ * Why the acknowledge link of an alert email did not acknowledge: sent as `/app/alerts?ackError=<reason>`.
+ * invalid: the link is damaged; expired: older than 7 days; resolved: the alert was already resolved;
+ * not_found: the alert or its monitor was deleted; failed: Vigil could not do it just now (try again).
+ */
+export const ACK_LINK_ERRORS = ['invalid', 'expired', 'resolved', 'not_found', 'failed'] as const;
+export type AckLinkError = (typeof ACK_LINK_ERRORS)[number];

@@ -19,6 +19,8 @@ export const conditionParam = z.object({
   default: z.union([z.number(), z.string()]),
   min: z.number().optional(),
   max: z.number().optional(),
+  /** For a text param that takes one of a few values (the keyword check's mode): those values. */
+  options: z.array(z.string()).optional(),
 });
 
 export const conditionDefinition = z.object({
@@ -207,6 +209,8 @@ export const monitorStatsResponse = envelope(
     ),
   }),
 );
+export type MonitorStats = z.infer<typeof monitorStatsResponse>['data'];
+export type StatsRange = (typeof STATS_RANGES)[number];
 
 // ---- Contact verification: a code sent to the address, entered back. Email now; phones with Twilio. ----
 export const sendCodeBody = z.object({ channel: z.literal('email'), email });
@@ -221,3 +225,9 @@ export const verifyCodeBody = z.object({
 export const verifiedContactResponse = envelope(
   z.object({ channel: z.string(), address: z.string(), verified: z.boolean(), message: z.string() }),
 );
+export type ContactVerification = z.infer<typeof verifiedContactResponse>['data'];
+
+/** The contacts this user proved they own; an email channel may only alert an address listed here. */
+export const verifiedContact = z.object({ channel: z.string(), address: z.string(), verifiedAt: isoDate });
+export type VerifiedContact = z.infer<typeof verifiedContact>;
+export const verifiedContactsResponse = envelope(z.object({ list: z.array(verifiedContact) }));

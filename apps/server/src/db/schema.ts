@@ -138,6 +138,11 @@ export const monitors = pgTable(
     lastError: text('last_error'),
     /** Per condition: consecutive failures and successes, for confirmation and recovery. */
     checkState: jsonb('check_state').notNull().default({}),
+    /**
+     * Set while a worker checks the slot at `next_check_at` (the slot only moves on when its result is
+     * written); a worker that dies leaves it to expire, and the slot is claimed again.
+     */
+    claimedUntil: timestamptz('claimed_until'),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },
@@ -244,6 +249,10 @@ export const alertDeliveries = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     providerMessageId: text('provider_message_id'),
+    /** While 'sending': until when the worker that is sending owns it; after that another may take over. */
+    leaseUntil: timestamptz('lease_until'),
+    /** When its job was handed to the job engine; null rows are re-queued by the engine's sweep. */
+    queuedAt: timestamptz('queued_at'),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
     sentAt: timestamptz('sent_at'),
@@ -255,6 +264,9 @@ export const alertDeliveries = pgTable(
       table.channel,
       table.recipient,
     ),
+    index('alert_deliveries_unqueued_idx')
+      .on(table.createdAt)
+      .where(sql`queued_at is null and status = 'pending'`),
   ],
 );
 

@@ -1,3 +1,10 @@
+import { createAlertRepository } from '../engine/alert.repository.ts';
+import { createCheckRepository } from '../engine/check.repository.ts';
+import { createIncidentRepository } from '../modules/alerts/incident.repository.ts';
+import { createServerSecretRepository } from '../modules/alerts/server-secret.repository.ts';
+import { createContactRepository } from '../modules/contacts/contact.repository.ts';
+import { createCheckHistoryRepository } from '../modules/monitors/check-history.repository.ts';
+import { createMonitorRepository } from '../modules/monitors/monitor.repository.ts';
 import { createOidcRepository } from '../modules/oidc/oidc.repository.ts';
 import { createRateLimitRepository } from '../modules/rate-limits/rate-limit.repository.ts';
 import { createResetCodeRepository } from '../modules/auth/reset-code.repository.ts';
@@ -12,6 +19,13 @@ function createRepositories(db: Db) {
     resetCodes: createResetCodeRepository(db),
     rateLimits: createRateLimitRepository(db),
     oidc: createOidcRepository(db),
+    monitors: createMonitorRepository(db),
+    checkHistory: createCheckHistoryRepository(db),
+    incidents: createIncidentRepository(db),
+    contacts: createContactRepository(db),
+    serverSecrets: createServerSecretRepository(db),
+    checks: createCheckRepository(db),
+    alerting: createAlertRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

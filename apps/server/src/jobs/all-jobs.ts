@@ -1,5 +1,11 @@
+import { deliverAlertJob } from './deliver-alert.job.ts';
 import type { JobDefinition } from './job.ts';
+import { rollUpResultsJob } from './roll-up-results.job.ts';
 import { sendEmailJob } from './send-email.job.ts';
 
 /** Every job the workers run; a queue is created for each at start. */
-export const ALL_JOBS: JobDefinition<unknown>[] = [sendEmailJob];
+export const ALL_JOBS: JobDefinition<unknown>[] = [
+  sendEmailJob,
+  deliverAlertJob,
+  rollUpResultsJob,
+] as JobDefinition<unknown>[];

@@ -7,7 +7,12 @@ import type { JobDefinition, WorkerDeps } from './job.ts';
 
 /** What services use to hand work to the background workers. */
 export interface JobQueue {
-  send<P>(job: JobDefinition<P>, payload: P): Promise<void>;
+  send<P>(job: JobDefinition<P>, payload: P, options?: SendOptions): Promise<void>;
+}
+
+export interface SendOptions {
+  /** At most one job of this kind is created per window of this many seconds (across every process). */
+  oncePerSeconds?: number;
 }
 
 export interface Jobs {
@@ -47,6 +52,9 @@ export function pgliteAdapter(pglite: PGlite): PgBoss.Db {
 
 // pg-boss polls every 2 s and expires jobs after 15 min by default: emails should leave within a second.
 const POLLING_INTERVAL_SECONDS = 0.5;
+// Expiring the jobs of a worker that died happens in maintenance (default every 2 min): a dead worker's
+// alert is taken over within its job's expiry plus this.
+const MAINTENANCE_INTERVAL_SECONDS = 5;
 
 export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
   const { database, runWorkers } = options;
@@ -55,6 +63,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
     schedule: false,
     // Maintenance (expiring, archiving) runs where the workers run.
     supervise: runWorkers,
+    maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
     // Jobs may carry a reset code in clear; codes are dead after 30 minutes, so completed jobs go within a day.
     archiveCompletedAfterSeconds: 3600,
     deleteAfterDays: 1,
@@ -78,8 +87,13 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
 
   return {
     queue: {
-      async send(job, payload) {
-        await boss.send(job.name, job.payload.parse(payload) as object);
+      async send(job, payload, options) {
+        const data = job.payload.parse(payload) as object;
+        if (options?.oncePerSeconds) {
+          await boss.sendThrottled(job.name, data, {}, options.oncePerSeconds, job.name);
+        } else {
+          await boss.send(job.name, data);
+        }
         // A worker in this process starts at once instead of at its next poll.
         for (const id of localWorkers.get(job.name) ?? []) boss.notifyWorker(id);
       },
@@ -88,10 +102,14 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
       log = deps.log;
       if (!runWorkers) return;
       for (const job of jobs) {
-        const handler = async ([received]: PgBoss.Job<unknown>[]) => {
+        const handler = async ([received]: PgBoss.JobWithMetadata<unknown>[]) => {
           if (!received) return;
           try {
-            await job.handle(job.payload.parse(received.data), deps);
+            await job.handle(job.payload.parse(received.data), deps, {
+              id: received.id,
+              retryCount: received.retryCount,
+              retryLimit: received.retryLimit,
+            });
           } catch (error) {
             deps.log.warn({ err: error, job: job.name, id: received.id }, 'job failed; pg-boss retries it');
             throw error;
@@ -103,7 +121,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
           ids.push(
             await boss.work<unknown>(
               job.name,
-              { pollingIntervalSeconds: POLLING_INTERVAL_SECONDS, batchSize: 1 },
+              { pollingIntervalSeconds: POLLING_INTERVAL_SECONDS, batchSize: 1, includeMetadata: true },
               handler,
             ),
           );

@@ -1,11 +1,21 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
+import type { Store } from '../db/store.ts';
+import type { Clock } from '../lib/clock.ts';
 import type { EmailSender } from '../notify/email.ts';
 
 /** What job handlers may use. */
 export interface WorkerDeps {
   email: EmailSender;
   log: FastifyBaseLogger;
+  store: Store;
+  clock: Clock;
+  /** The signed link that acknowledges an incident, put in its alerts. */
+  ackLink(incidentId: string): Promise<string>;
+  /** The origin people reach Vigil at, for links in messages. */
+  publicUrl: string;
+  /** Raw check results are kept this long, then only their hourly roll-ups. */
+  resultRetentionHours: number;
 }
 
 export interface RetryPolicy {
@@ -15,6 +25,13 @@ export interface RetryPolicy {
   expireInSeconds: number;
 }
 
+/** Which try of a job this is: the first is 0; `retryCount === retryLimit` is the last. */
+export interface JobAttempt {
+  id: string;
+  retryCount: number;
+  retryLimit: number;
+}
+
 /** One background job: its queue name, the payload it accepts, how it retries, and what it does. */
 export interface JobDefinition<P> {
   name: string;
@@ -22,7 +39,7 @@ export interface JobDefinition<P> {
   retry: RetryPolicy;
   /** Jobs of this kind one process runs at the same time. */
   concurrency: number;
-  handle(payload: P, deps: WorkerDeps): Promise<void>;
+  handle(payload: P, deps: WorkerDeps, attempt: JobAttempt): Promise<void>;
 }
 
 export function defineJob<P>(job: JobDefinition<P>): JobDefinition<P> {

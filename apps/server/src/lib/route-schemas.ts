@@ -5,6 +5,7 @@ const ERROR_RESPONSES = {
     'INVALID: the request is not valid; `message` says why, `details` lists each field.',
   ),
   401: errorBody.describe('UNAUTHORIZED: no valid session. Sign in again.'),
+  403: errorBody.describe('FORBIDDEN: the plan does not allow it; `message` names the plan and its limit.'),
   404: errorBody.describe('NOT_FOUND'),
   409: errorBody.describe('CONFLICT'),
   413: errorBody.describe('PAYLOAD_TOO_LARGE: the body is over 64 KiB.'),

@@ -7,7 +7,9 @@ import { createSandbox, type Sandbox } from '@vigil/sandbox';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppDeps } from '../app.ts';
 import type { Database } from '../db/database.ts';
+import { createStore } from '../db/store.ts';
 import { startJobs, type Jobs } from '../jobs/job-queue.ts';
+import { createAckLinks } from '../modules/alerts/ack-link.ts';
 import { createEmailSender } from '../notify/email.ts';
 import type { TestDatabase } from './databases.ts';
 import { createTestClock, type TestClock } from './test-clock.ts';
@@ -72,7 +74,17 @@ export async function startTestApp(testDatabase: TestDatabase): Promise<TestApp>
     smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
     from: 'Vigil <alerts@vigil.test>',
   });
-  await jobs.run({ email, log: app.log });
+  const store = createStore(database.db);
+  const ackLinks = createAckLinks({ serverSecrets: store.serverSecrets, clock, publicUrl: url });
+  await jobs.run({
+    email,
+    log: app.log,
+    store,
+    clock,
+    ackLink: (incidentId) => ackLinks.createAckLink(incidentId),
+    publicUrl: url,
+    resultRetentionHours: 48,
+  });
   await app.ready();
   server.on('request', app.routing);
 

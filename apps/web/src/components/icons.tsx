@@ -117,6 +117,43 @@ export const IconCircleX = (p: IconProps) => (
   </Icon>
 );
 
+export const IconPlus = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 5v14M5 12h14" />
+  </Icon>
+);
+
+export const IconPlayerPause = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="6" y="5" width="4" height="14" rx="1" />
+    <rect x="14" y="5" width="4" height="14" rx="1" />
+  </Icon>
+);
+
+export const IconPlayerPlay = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M7 4v16l13-8z" />
+  </Icon>
+);
+
+export const IconTrash = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 7h16M10 11v6M14 11v6M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12M9 7V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v3" />
+  </Icon>
+);
+
+export const IconPencil = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 20h4L18.5 9.5a2.8 2.8 0 0 0-4-4L4 16v4M13.5 6.5l4 4" />
+  </Icon>
+);
+
+export const IconArrowLeft = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 12h14M5 12l6 6M5 12l6-6" />
+  </Icon>
+);
+
 /** Google's "G", in its brand colours (the sign-in button guidelines ask for it). */
 export const IconGoogle = ({ size = 18, ...props }: IconProps) => (
   <svg width={size} height={size} viewBox="0 0 48 48" aria-hidden="true" focusable="false" {...props}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuery, stringifyQuery } from './query-string.ts';
+import { pageFromQuery, parseQuery, stringifyQuery } from './query-string.ts';
 
 describe('parseQuery', () => {
   it('ignores the leading question mark', () => {
@@ -48,5 +48,15 @@ describe('parseQuery with odd input', () => {
     const query = parseQuery('?__proto__=x&constructor=y');
     expect(Object.getPrototypeOf(query)).toBe(Object.prototype);
     expect(query.constructor).toBe('y');
+  });
+});
+
+describe('pageFromQuery', () => {
+  it('reads whole page numbers from 1 and falls back to the first page', () => {
+    expect(pageFromQuery('3')).toBe(3);
+    expect(pageFromQuery(undefined)).toBe(1);
+    expect(pageFromQuery('0')).toBe(1);
+    expect(pageFromQuery('2.5')).toBe(1);
+    expect(pageFromQuery('abc')).toBe(1);
   });
 });

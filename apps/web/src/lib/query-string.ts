@@ -36,3 +36,9 @@ export function stringifyQuery(query: Record<string, string | number | null | un
   const text = params.toString();
   return text ? `?${text}` : '';
 }
+
+/** A page number from the address: a whole number from 1; anything else is the first page. */
+export function pageFromQuery(value: string | undefined): number {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}

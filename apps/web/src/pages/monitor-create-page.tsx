@@ -1,47 +1,37 @@
-import { Alert, Button } from '@mantine/core';
-import { Link, useLocation } from 'react-router';
-import { HonestEmptyState } from '../components/honest-empty-state.tsx';
-import { IconActivity, IconCircleCheck } from '../components/icons.tsx';
-import { PageHeader } from '../components/page-header.tsx';
+import { Alert } from '@mantine/core';
+import { useLocation } from 'react-router';
+import { IconCircleCheck } from '../components/icons.tsx';
 import { decodeRedirect, isPendingBinding } from '../app/startup.ts';
 import { parseQuery } from '../lib/query-string.ts';
+import { MonitorFormPage } from './monitor-form-page.tsx';
 
 export default function MonitorCreatePage() {
   const { search } = useLocation();
-  // The `redirect` parameter stays in the address: it carries a connection started before sign-in.
+  // `redirect` stays in this page's address (nothing here navigates without it) and goes on to the plans
+  // page: it carries a connection started before sign-in.
   const { redirect } = parseQuery(search);
   const pending = redirect ? isPendingBinding(decodeRedirect(redirect)) : false;
 
   return (
-    <>
-      <PageHeader
-        title="New monitor"
-        description="Choose what to watch, the conditions to check and who to alert."
-      />
-      {pending ? (
-        <Alert
-          variant="light"
-          icon={<IconCircleCheck />}
-          title="Your connection is kept"
-          mb="lg"
-          role="status"
-        >
-          You started connecting an account before signing in. Vigil keeps it in this page&apos;s address, so
-          it is picked up here when monitor creation opens.
-        </Alert>
-      ) : null}
-      <HonestEmptyState
-        icon={<IconActivity size={28} />}
-        title="Monitor creation opens with the monitoring engine"
-        actions={
-          <Button component={Link} to="/monitor" variant="default">
-            Back to monitors
-          </Button>
-        }
-      >
-        Website, Shopify, Google Ads and Meta ads monitors arrive with the next release of Vigil&apos;s
-        monitoring engine.
-      </HonestEmptyState>
-    </>
+    <MonitorFormPage
+      title="New monitor"
+      description="Choose what to watch, the checks to run and who to alert."
+      redirect={redirect}
+      notice={
+        pending ? (
+          <Alert
+            variant="light"
+            icon={<IconCircleCheck />}
+            title="Your connection is kept"
+            mb="lg"
+            role="status"
+            maw={880}
+          >
+            You started connecting an account before signing in. Vigil keeps it in this page&apos;s address
+            until that service can be monitored; meanwhile you can create website monitors here.
+          </Alert>
+        ) : null
+      }
+    />
   );
 }

@@ -1,25 +1,38 @@
 import { Button } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { HonestEmptyState } from '../components/honest-empty-state.tsx';
 import { IconActivity } from '../components/icons.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { parseQuery } from '../lib/query-string.ts';
+import { MonitorFormPage } from './monitor-form-page.tsx';
 
 export default function MonitorEditPage() {
+  const { search } = useLocation();
+  const { monitorId } = parseQuery(search);
+  if (!monitorId) {
+    return (
+      <>
+        <PageHeader title="Edit monitor" />
+        <HonestEmptyState
+          icon={<IconActivity size={28} />}
+          title="Choose a monitor to edit"
+          actions={
+            <Button component={Link} to="/monitor" variant="default">
+              Back to monitors
+            </Button>
+          }
+        >
+          Open a monitor from the list, then choose Edit.
+        </HonestEmptyState>
+      </>
+    );
+  }
   return (
-    <>
-      <PageHeader title="Edit monitor" />
-      <HonestEmptyState
-        icon={<IconActivity size={28} />}
-        title="There is no monitor to edit yet"
-        actions={
-          <Button component={Link} to="/monitor" variant="default">
-            Back to monitors
-          </Button>
-        }
-      >
-        Monitors, and editing their conditions, intervals and alert settings, arrive with the next release of
-        Vigil&apos;s monitoring engine.
-      </HonestEmptyState>
-    </>
+    <MonitorFormPage
+      key={monitorId}
+      title="Edit monitor"
+      description="Change what is checked, how often, and who is alerted."
+      monitorId={monitorId}
+    />
   );
 }

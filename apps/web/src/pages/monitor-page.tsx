@@ -1,28 +1,70 @@
-import { Button } from '@mantine/core';
-import { Link } from 'react-router';
-import { HonestEmptyState } from '../components/honest-empty-state.tsx';
-import { IconActivity } from '../components/icons.tsx';
+import { useCallback } from 'react';
+import { Anchor, Button, Group } from '@mantine/core';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { IconPlus } from '../components/icons.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { AlertList } from '../features/alerts/components/alert-list.tsx';
+import { MonitorDetail } from '../features/monitors/components/monitor-detail.tsx';
+import { MonitorList } from '../features/monitors/components/monitor-list.tsx';
+import { pageFromQuery, parseQuery, stringifyQuery } from '../lib/query-string.ts';
 
+function MonitorIncidents({ monitorId }: { monitorId: string }) {
+  return (
+    <>
+      <AlertList
+        query={{ page: 1, pageSize: 5, monitorId }}
+        linkMonitors={false}
+        empty={{
+          title: 'No incidents',
+          text: 'When a check fails (after its confirmations), the incident and the alerts it sent show here.',
+        }}
+      />
+      <Group justify="flex-end" mt="sm">
+        <Anchor component={Link} to={`/alerts${stringifyQuery({ monitorId })}`} size="sm">
+          All alerts of this monitor
+        </Anchor>
+      </Group>
+    </>
+  );
+}
+
+/**
+ * /monitor lists the monitors; /monitor?monitorId=… shows one (the spec has no detail route, and this keeps
+ * the detail linkable and the navbar's Monitors entry highlighted).
+ */
 export default function MonitorPage() {
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  const query = parseQuery(search);
+  const page = pageFromQuery(query.page);
+  const goToPage = useCallback(
+    (next: number) =>
+      void navigate({ pathname: '/monitor', search: stringifyQuery({ page: next > 1 ? next : undefined }) }),
+    [navigate],
+  );
+
+  if (query.monitorId) {
+    return (
+      <MonitorDetail
+        key={query.monitorId}
+        monitorId={query.monitorId}
+        incidents={<MonitorIncidents monitorId={query.monitorId} />}
+      />
+    );
+  }
+
   return (
     <>
       <PageHeader
         title="Monitors"
-        description="Each monitor watches one storefront, Shopify shop, Google Ads or Meta ad account."
-      />
-      <HonestEmptyState
-        icon={<IconActivity size={28} />}
-        title="No monitors yet"
+        description="Each monitor watches one page of your storefront and alerts you when it breaks."
         actions={
-          <Button component={Link} to="/settings" variant="default">
-            Check your alert contacts
+          <Button component={Link} to="/monitor_create" leftSection={<IconPlus />}>
+            New monitor
           </Button>
         }
-      >
-        Monitors arrive with the next release of Vigil&apos;s monitoring engine. Your account, contacts and
-        plan are ready, so your first monitors can start the day it ships.
-      </HonestEmptyState>
+      />
+      <MonitorList page={page} onPageChange={goToPage} />
     </>
   );
 }

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatChannels, formatInterval, formatPlanDate, formatPrice, formatQuota } from './plan-format.ts';
+import { formatChannels, formatPlanDate, formatPrice, formatQuota } from './plan-format.ts';
 
 describe('plan formatting', () => {
   it('formats prices from cents', () => {
     expect(formatPrice(0)).toBe('$0');
     expect(formatPrice(1900)).toBe('$19');
     expect(formatPrice(1950)).toBe('$19.50');
-  });
-
-  it('formats intervals in the largest whole unit', () => {
-    expect(formatInterval(30)).toBe('30 seconds');
-    expect(formatInterval(60)).toBe('1 minute');
-    expect(formatInterval(300)).toBe('5 minutes');
-    expect(formatInterval(3600)).toBe('1 hour');
-    expect(formatInterval(90)).toBe('90 seconds');
   });
 
   it('names channels and quotas', () => {

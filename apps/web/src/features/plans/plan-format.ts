@@ -6,14 +6,6 @@ export function formatPrice(cents: number): string {
   return `$${Number.isInteger(dollars) ? dollars : dollars.toFixed(2)}`;
 }
 
-/** 30 → '30 seconds', 60 → '1 minute', 300 → '5 minutes', 3600 → '1 hour'. */
-export function formatInterval(seconds: number): string {
-  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
-  if (seconds % 60 === 0) return unit(seconds / 60, 'minute');
-  return unit(seconds, 'second');
-}
-
 export const CHANNEL_LABELS: Record<Channel, string> = { email: 'Email', sms: 'SMS', call: 'Phone calls' };
 
 export function formatChannels(channels: readonly Channel[]): string {

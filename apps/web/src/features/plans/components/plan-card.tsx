@@ -1,7 +1,8 @@
 import { Badge, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import type { Plan } from '@vigil/contracts';
 import { IconCheck } from '../../../components/icons.tsx';
-import { formatChannels, formatInterval, formatPrice, formatQuota } from '../plan-format.ts';
+import { formatInterval } from '../../../lib/format-time.ts';
+import { formatChannels, formatPrice, formatQuota } from '../plan-format.ts';
 
 interface PlanCardProps {
   plan: Plan;

@@ -1,0 +1,14 @@
+import type { ServiceId } from '@vigil/contracts';
+import type { Checker } from './checker.ts';
+import { createWebsiteChecker, type WebsiteCheckerOptions } from './website.check.ts';
+
+export type CheckerMap = Partial<Record<ServiceId, Checker>>;
+
+export interface CheckerOptions {
+  website?: WebsiteCheckerOptions;
+}
+
+/** Every service whose integration is built; a monitor of another service is never claimed. */
+export function createCheckers(options: CheckerOptions = {}): CheckerMap {
+  return { website: createWebsiteChecker(options.website) };
+}

@@ -1,0 +1,37 @@
+import type { ServiceId } from '@vigil/contracts';
+
+/**
+ * One condition's verdict in one check. `ok: null` means the check could not judge it (the site did not
+ * answer, so there is no body to search): it neither counts towards an incident nor resolves one.
+ */
+export interface ConditionResult {
+  key: string;
+  ok: boolean | null;
+  /** A sentence a merchant understands: "HTTP 503 from https://shop.example". */
+  summary: string;
+}
+
+export interface CheckOutcome {
+  /** Time to the final response's headers (after redirects); null when nothing answered. */
+  responseMs: number | null;
+  statusCode: number | null;
+  /** One verdict per enabled condition. */
+  conditions: ConditionResult[];
+}
+
+export interface CheckRequest {
+  /** The monitor's `target` and `conditions` columns, as stored (validated by the API on the way in). */
+  target: unknown;
+  conditions: unknown;
+  /** For date-based conditions (certificate expiry). */
+  now: Date;
+  /** Aborted when the engine gives up on the check (its hard deadline, or shutdown). */
+  signal: AbortSignal;
+}
+
+/** What checks one service's monitors. One file per service, registered in `all-checkers.ts`. */
+export interface Checker {
+  service: ServiceId;
+  /** Never throws for a failing target: failures are verdicts. Throws only for a bug or a bad monitor row. */
+  check(request: CheckRequest): Promise<CheckOutcome>;
+}

@@ -1,0 +1,287 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+
+async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+const atOrNull = (date: Date | null) => (date ? at(date) : sql`null::timestamptz`);
+const list = (items: SQL[]) => sql.join(items, sql`, `);
+
+export interface NewDelivery {
+  incidentId: string;
+  event: string;
+  channel: string;
+  recipient: string;
+  status: 'pending' | 'skipped';
+  lastError: string | null;
+}
+
+export interface RepeatRow {
+  id: string;
+  userId: string;
+  state: 'open';
+  alertCount: number;
+  nextAlertAt: Date;
+  repeatIntervalMinutes: number;
+  alertSettings: unknown;
+}
+
+/** Everything an alert message says, read when it is sent. */
+export interface DeliveryToSend {
+  id: string;
+  incidentId: string;
+  event: string;
+  channel: string;
+  recipient: string;
+  status: string;
+  incidentState: string;
+  conditionKey: string;
+  summary: string;
+  openedAt: Date;
+  resolvedAt: Date | null;
+  monitorId: string;
+  monitorName: string;
+  service: string;
+  target: unknown;
+  paused: boolean;
+}
+
+/** The engine's writes to incidents and alert deliveries, and the delivery job's. */
+export function createAlertRepository(db: Db) {
+  return {
+    /**
+     * Opens an incident; null when one is already unresolved for the monitor and condition (the partial
+     * unique index), in which case nothing is alerted again.
+     */
+    async openIncident(incident: {
+      monitorId: string;
+      userId: string;
+      conditionKey: string;
+      summary: string;
+      now: Date;
+      nextAlertAt: Date | null;
+    }): Promise<string | null> {
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`insert into incidents (monitor_id, user_id, condition_key, state, summary, opened_at, last_alert_at, next_alert_at, alert_count)
+            values (${incident.monitorId}::uuid, ${incident.userId}::uuid, ${incident.conditionKey}, 'open',
+              ${incident.summary}, ${at(incident.now)}, ${at(incident.now)}, ${atOrNull(incident.nextAlertAt)}, 1)
+            on conflict (monitor_id, condition_key) where state <> 'resolved' do nothing
+            returning id`,
+      );
+      return rows[0]?.id ?? null;
+    },
+
+    /** Resolves the unresolved incident of the monitor and condition; null when there is none. */
+    async resolveIncident(monitorId: string, conditionKey: string, now: Date): Promise<string | null> {
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`update incidents set state = 'resolved', resolved_at = ${at(now)}, next_alert_at = null
+            where monitor_id = ${monitorId}::uuid and condition_key = ${conditionKey} and state <> 'resolved'
+            returning id`,
+      );
+      return rows[0]?.id ?? null;
+    },
+
+    /** Open incidents of running monitors whose repeat alert is due, locked for this transaction. */
+    async lockDueRepeats(now: Date, limit: number): Promise<RepeatRow[]> {
+      const rows = await rowsOf<{
+        id: string;
+        user_id: string;
+        alert_count: number;
+        next_alert_ms: number;
+        repeat_interval_minutes: number;
+        alert_settings: unknown;
+      }>(
+        db,
+        sql`select i.id, i.user_id, i.alert_count, (extract(epoch from i.next_alert_at) * 1000)::float8 as next_alert_ms,
+              m.repeat_interval_minutes, m.alert_settings
+            from incidents i join monitors m on m.id = i.monitor_id
+            where i.state = 'open' and i.next_alert_at <= ${at(now)} and m.paused = false
+            order by i.next_alert_at
+            limit ${limit}
+            for update of i skip locked`,
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        userId: row.user_id,
+        state: 'open',
+        alertCount: row.alert_count,
+        nextAlertAt: new Date(Math.round(row.next_alert_ms)),
+        repeatIntervalMinutes: row.repeat_interval_minutes,
+        alertSettings: row.alert_settings,
+      }));
+    },
+
+    async recordRepeat(id: string, alertCount: number, nextAlertAt: Date | null, now: Date): Promise<void> {
+      await db.execute(
+        sql`update incidents set alert_count = ${alertCount}, last_alert_at = ${at(now)},
+              next_alert_at = ${atOrNull(nextAlertAt)}
+            where id = ${id}::uuid`,
+      );
+    },
+
+    async stopRepeats(id: string): Promise<void> {
+      await db.execute(sql`update incidents set next_alert_at = null where id = ${id}::uuid`);
+    },
+
+    /** Which of `addresses` the user proved they own on `channel`. */
+    async verifiedAddresses(userId: string, channel: string, addresses: string[]): Promise<Set<string>> {
+      if (addresses.length === 0) return new Set();
+      const rows = await rowsOf<{ address: string }>(
+        db,
+        sql`select address from verified_contacts
+            where user_id = ${userId}::uuid and channel = ${channel}
+              and address in (${list(addresses.map((address) => sql`${address}`))})`,
+      );
+      return new Set(rows.map((row) => row.address));
+    },
+
+    /** Inserts deliveries once per (incident, event, channel, recipient); returns the new pending ones' ids. */
+    async insertDeliveries(deliveries: NewDelivery[], now: Date): Promise<string[]> {
+      if (deliveries.length === 0) return [];
+      const values = deliveries.map(
+        (d) =>
+          sql`(${d.incidentId}::uuid, ${d.event}, ${d.channel}, ${d.recipient}, ${d.status}, ${d.lastError}::text, ${at(now)}, ${at(now)})`,
+      );
+      const rows = await rowsOf<{ id: string; status: string }>(
+        db,
+        sql`insert into alert_deliveries (incident_id, event, channel, recipient, status, last_error, created_at, updated_at)
+            values ${list(values)}
+            on conflict (incident_id, event, channel, recipient) do nothing
+            returning id, status`,
+      );
+      return rows.filter((row) => row.status === 'pending').map((row) => row.id);
+    },
+
+    async markQueued(ids: string[], now: Date): Promise<void> {
+      if (ids.length === 0) return;
+      await db.execute(
+        sql`update alert_deliveries set queued_at = ${at(now)}
+            where id in (${list(ids.map((id) => sql`${id}::uuid`))})`,
+      );
+    },
+
+    /** Pending deliveries whose job was never handed over (the process died right after the commit). */
+    async unqueued(createdBefore: Date, limit: number): Promise<string[]> {
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`select id from alert_deliveries
+            where queued_at is null and status = 'pending' and created_at < ${at(createdBefore)}
+            order by created_at limit ${limit}`,
+      );
+      return rows.map((row) => row.id);
+    },
+
+    async findToSend(id: string): Promise<DeliveryToSend | undefined> {
+      const rows = await rowsOf<{
+        id: string;
+        incident_id: string;
+        event: string;
+        channel: string;
+        recipient: string;
+        status: string;
+        incident_state: string;
+        condition_key: string;
+        summary: string;
+        opened_ms: number;
+        resolved_ms: number | null;
+        monitor_id: string;
+        monitor_name: string;
+        service: string;
+        target: unknown;
+        paused: boolean;
+      }>(
+        db,
+        sql`select d.id, d.incident_id, d.event, d.channel, d.recipient, d.status,
+              i.state as incident_state, i.condition_key, i.summary,
+              (extract(epoch from i.opened_at) * 1000)::float8 as opened_ms,
+              (extract(epoch from i.resolved_at) * 1000)::float8 as resolved_ms,
+              m.id as monitor_id, m.name as monitor_name, m.service, m.target, m.paused
+            from alert_deliveries d
+              join incidents i on i.id = d.incident_id
+              join monitors m on m.id = i.monitor_id
+            where d.id = ${id}::uuid`,
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        incidentId: row.incident_id,
+        event: row.event,
+        channel: row.channel,
+        recipient: row.recipient,
+        status: row.status,
+        incidentState: row.incident_state,
+        conditionKey: row.condition_key,
+        summary: row.summary,
+        openedAt: new Date(Math.round(row.opened_ms)),
+        resolvedAt: row.resolved_ms === null ? null : new Date(Math.round(row.resolved_ms)),
+        monitorId: row.monitor_id,
+        monitorName: row.monitor_name,
+        service: row.service,
+        target: row.target,
+        paused: row.paused,
+      };
+    },
+
+    /**
+     * Takes the delivery for sending: pending, or 'sending' by a worker whose lease ran out (it died). Records
+     * the attempt. Returns the attempt id, or null when it is sent, given up, or being sent by a live worker.
+     */
+    async startAttempt(id: string, now: Date, leaseUntil: Date): Promise<number | null> {
+      const taken = await rowsOf<{ id: string }>(
+        db,
+        sql`update alert_deliveries set status = 'sending', attempts = attempts + 1,
+              lease_until = ${at(leaseUntil)}, updated_at = ${at(now)}
+            where id = ${id}::uuid
+              and (status = 'pending' or (status = 'sending' and lease_until <= ${at(now)}))
+            returning id`,
+      );
+      if (taken.length === 0) return null;
+      // A try that never finished belonged to a worker that died before the provider confirmed.
+      await db.execute(
+        sql`update delivery_attempts set finished_at = ${at(now)}, outcome = 'retry',
+              error = 'The worker stopped before the provider confirmed the message; tried again.'
+            where delivery_id = ${id}::uuid and finished_at is null`,
+      );
+      const rows = await rowsOf<{ id: number }>(
+        db,
+        sql`insert into delivery_attempts (delivery_id, started_at) values (${id}::uuid, ${at(now)})
+            returning id::int as id`,
+      );
+      return rows[0]!.id;
+    },
+
+    /** The attempt's outcome, and the delivery's new state: sent, back to pending (retry), failed or skipped. */
+    async finishAttempt(result: {
+      deliveryId: string;
+      attemptId: number | null;
+      outcome: 'sent' | 'retry' | 'failed' | 'skipped';
+      error: string | null;
+      providerMessageId?: string | null;
+      now: Date;
+    }): Promise<void> {
+      const status = result.outcome === 'retry' ? 'pending' : result.outcome;
+      await db.execute(
+        sql`update alert_deliveries set status = ${status}, lease_until = null, updated_at = ${at(result.now)},
+              last_error = ${result.error}::text,
+              provider_message_id = coalesce(${result.providerMessageId ?? null}::text, provider_message_id),
+              sent_at = case when ${status} = 'sent' then ${at(result.now)} else sent_at end
+            where id = ${result.deliveryId}::uuid
+              and (${result.outcome} <> 'skipped' or status = 'pending')`,
+      );
+      if (result.attemptId !== null) {
+        await db.execute(
+          sql`update delivery_attempts set finished_at = ${at(result.now)}, outcome = ${result.outcome},
+                error = ${result.error}::text
+              where id = ${result.attemptId}`,
+        );
+      }
+    },
+  };
+}
+export type AlertRepository = ReturnType<typeof createAlertRepository>;

@@ -1,0 +1,382 @@
+import { createSandbox, type Sandbox } from '@vigil/sandbox';
+import { asc, eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCheckers } from '../checks/all-checkers.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { alertDeliveries, checkResults, checkRollups, deliveryAttempts, incidents } from '../db/schema.ts';
+import { createStore, type Store } from '../db/store.ts';
+import { startJobs, type JobQueue, type Jobs } from '../jobs/job-queue.ts';
+import { HOUR_MS, MINUTE_MS } from '../lib/clock.ts';
+import { createAckLinks } from '../modules/alerts/ack-link.ts';
+import { conditionLabel } from '../modules/monitors/service-catalogue.ts';
+import { createEmailSender, type EmailSender } from '../notify/email.ts';
+import { databases } from '../test/databases.ts';
+import { insertMonitor, monitorRow, userWithVerifiedEmail } from '../test/engine-kit.ts';
+import { HEALTHY, startTargetServer, type TargetServer } from '../test/target-server.ts';
+import { createTestClock, type TestClock } from '../test/test-clock.ts';
+import { UNVERIFIED_EMAIL } from './alert-events.ts';
+import { createCheckEngine, type CheckEngine } from './check-engine.ts';
+import { rollUpAndPrune } from './retention.ts';
+
+const silentLog = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => silentLog,
+} as never;
+
+const noQueue: JobQueue = { send: async () => undefined };
+
+describe.each(databases)('check engine on $name', (testDatabase) => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  let store: Store;
+  let sandbox: Sandbox;
+  let email: EmailSender;
+  let jobs: Jobs;
+  let clock: TestClock;
+  let engine: CheckEngine;
+  let site: TargetServer;
+
+  beforeAll(async () => {
+    ({ database, drop } = await testDatabase.create());
+    store = createStore(database.db);
+    clock = createTestClock(new Date('2026-03-01T10:00:00Z'));
+    sandbox = createSandbox({
+      publicUrl: 'http://127.0.0.1',
+      smtpPort: 0,
+      oidcClientId: 'x',
+      oidcClientSecret: 'y',
+    });
+    const { smtpPort } = await sandbox.start();
+    email = createEmailSender({ smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: 'Vigil <alerts@vigil.test>' });
+    jobs = await startJobs({ database, runWorkers: true });
+    const ackLinks = createAckLinks({
+      serverSecrets: store.serverSecrets,
+      clock,
+      publicUrl: 'http://vigil.test',
+    });
+    await jobs.run({
+      email,
+      log: silentLog,
+      store,
+      clock,
+      ackLink: (id) => ackLinks.createAckLink(id),
+      publicUrl: 'http://vigil.test',
+      resultRetentionHours: 48,
+    });
+    engine = createCheckEngine({
+      store,
+      queue: jobs.queue,
+      clock,
+      checkers: createCheckers(),
+      log: silentLog,
+      concurrency: 10,
+      batchSize: 50,
+    });
+    site = await startTargetServer();
+  });
+  afterAll(async () => {
+    await site?.close();
+    await jobs?.stop();
+    email?.close();
+    await sandbox?.stop();
+    await drop?.();
+  });
+  afterEach(() => {
+    site.behaviour = { ...HEALTHY };
+  });
+
+  const mailTo = (to: string, subject: RegExp) =>
+    sandbox.mailbox.waitFor((mail) => mail.to.includes(to) && subject.test(mail.subject), 10_000);
+
+  it('opens an incident after the confirmations, emails, repeats, stops on acknowledge and emails the recovery', async () => {
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    const url = `${site.url}/journey`;
+    const id = await insertMonitor(database.db, {
+      userId: owner.id,
+      email: owner.email,
+      url,
+      name: 'Main shop',
+      nextCheckAt: clock.now(),
+      confirmations: 2,
+      repeatIntervalMinutes: 5,
+    });
+
+    expect(await engine.runDue()).toBe(1);
+    expect(await monitorRow(database.db, id)).toMatchObject({
+      status: 'up',
+      lastError: null,
+      nextCheckAt: new Date('2026-03-01T10:01:00Z'),
+      claimedUntil: null,
+    });
+    expect(await engine.runDue()).toBe(0);
+
+    site.behaviour = { ...HEALTHY, status: 503 };
+    clock.advance(MINUTE_MS);
+    expect(await engine.runDue()).toBe(1);
+    expect(await monitorRow(database.db, id)).toMatchObject({
+      status: 'up',
+      lastError: `HTTP 503 from ${url}`,
+    });
+    expect(await database.db.select().from(incidents).where(eq(incidents.monitorId, id))).toEqual([]);
+
+    clock.advance(MINUTE_MS);
+    await engine.runDue();
+    expect((await monitorRow(database.db, id)).status).toBe('down');
+    const [incident] = await database.db.select().from(incidents).where(eq(incidents.monitorId, id));
+    expect(incident).toMatchObject({ conditionKey: 'http_status', state: 'open', alertCount: 1 });
+    const opened = await mailTo(owner.email, /^\[Vigil\] DOWN: Main shop — HTTP 503 from /);
+    expect(opened.text).toContain(`Condition: ${conditionLabel('website', 'http_status')}`);
+    expect(opened.text).toContain(
+      'Acknowledge to stop the reminders: http://vigil.test/monitor-bff/alerts/acknowledge?token=',
+    );
+    expect(opened.html).toContain('>Acknowledge</a>');
+
+    // Still down: no second incident, no second "opened" email; the reminder comes at the interval.
+    clock.advance(4 * MINUTE_MS);
+    await engine.runDue();
+    expect(await engine.sweepRepeats()).toBe(0);
+    clock.advance(MINUTE_MS);
+    expect(await engine.sweepRepeats()).toBe(1);
+    await mailTo(owner.email, /^\[Vigil\] Still DOWN \(reminder 1\): Main shop/);
+
+    expect(await store.incidents.acknowledge(incident!.id, clock.now())).toBe(true);
+    clock.advance(10 * MINUTE_MS);
+    await engine.runDue();
+    expect(await engine.sweepRepeats()).toBe(0);
+
+    site.behaviour = { ...HEALTHY };
+    clock.advance(MINUTE_MS);
+    await engine.runDue();
+    const recovered = await mailTo(owner.email, /^\[Vigil\] Recovered: Main shop — /);
+    expect(recovered.subject).toBe(
+      `[Vigil] Recovered: Main shop — ${conditionLabel('website', 'http_status')}`,
+    );
+    expect(recovered.text).toContain('Recovered: 2026-03-01');
+    expect(recovered.text).not.toContain('Acknowledge');
+    expect((await monitorRow(database.db, id)).status).toBe('up');
+
+    const deliveries = await database.db
+      .select()
+      .from(alertDeliveries)
+      .where(eq(alertDeliveries.incidentId, incident!.id))
+      .orderBy(asc(alertDeliveries.createdAt));
+    await expect
+      .poll(async () =>
+        (
+          await database.db.select().from(alertDeliveries).where(eq(alertDeliveries.incidentId, incident!.id))
+        ).map((d) => `${d.event} ${d.status}`),
+      )
+      .toEqual(expect.arrayContaining(['opened sent', 'repeat-1 sent', 'resolved sent']));
+    expect(deliveries.map((d) => d.event)).toEqual(['opened', 'repeat-1', 'resolved']);
+    const attempts = await database.db
+      .select()
+      .from(deliveryAttempts)
+      .where(eq(deliveryAttempts.deliveryId, deliveries[0]!.id));
+    expect(attempts).toMatchObject([{ outcome: 'sent', error: null }]);
+    expect(sandbox.mailbox.list({ to: owner.email })).toHaveLength(3);
+    expect(await database.db.select().from(checkResults).where(eq(checkResults.monitorId, id))).toHaveLength(
+      6,
+    );
+  });
+
+  it('never checks a paused monitor, and sends no reminder for its open incident', async () => {
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    site.behaviour = { ...HEALTHY, status: 500 };
+    const id = await insertMonitor(database.db, {
+      userId: owner.id,
+      email: owner.email,
+      url: `${site.url}/paused`,
+      nextCheckAt: clock.now(),
+      repeatIntervalMinutes: 1,
+    });
+    await engine.runDue();
+    await mailTo(owner.email, /^\[Vigil\] DOWN/);
+    await database.db.execute(sql`update monitors set paused = true where id = ${id}::uuid`);
+
+    clock.advance(10 * MINUTE_MS);
+    await engine.runDue();
+    await engine.sweepRepeats();
+    expect(site.hits.get('/paused')).toBe(1);
+    const [incident] = await database.db.select().from(incidents).where(eq(incidents.monitorId, id));
+    expect(incident).toMatchObject({ state: 'open', alertCount: 1 });
+    const events = await database.db
+      .select({ event: alertDeliveries.event })
+      .from(alertDeliveries)
+      .where(eq(alertDeliveries.incidentId, incident!.id));
+    expect(events).toEqual([{ event: 'opened' }]);
+  });
+
+  it('records an alert to an unverified address as skipped, saying why', async () => {
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    site.behaviour = { ...HEALTHY, status: 502 };
+    const id = await insertMonitor(database.db, {
+      userId: owner.id,
+      email: 'someone-else@shop.example',
+      url: `${site.url}/unverified`,
+      nextCheckAt: clock.now(),
+    });
+    await engine.runDue();
+    const [incident] = await database.db.select().from(incidents).where(eq(incidents.monitorId, id));
+    const [delivery] = await database.db
+      .select()
+      .from(alertDeliveries)
+      .where(eq(alertDeliveries.incidentId, incident!.id));
+    expect(delivery).toMatchObject({
+      event: 'opened',
+      channel: 'email',
+      recipient: 'someone-else@shop.example',
+      status: 'skipped',
+      lastError: UNVERIFIED_EMAIL,
+    });
+  });
+
+  it('rolls results up per hour and deletes raw results past the retention window', async () => {
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    const id = await insertMonitor(database.db, {
+      userId: owner.id,
+      email: owner.email,
+      url: `${site.url}/history`,
+      nextCheckAt: clock.now(),
+    });
+    const base = new Date('2026-02-01T00:00:00Z').getTime();
+    const rows = Array.from({ length: 100 }, (_, i) => ({
+      monitorId: id,
+      slotAt: new Date(base + i * MINUTE_MS),
+      checkedAt: new Date(base + i * MINUTE_MS),
+      ok: i % 10 !== 0,
+      responseMs: i + 1,
+    }));
+    await database.db.insert(checkResults).values(rows);
+
+    // Hour by hour, as the periodic job runs: each hour is rolled up while its raw results are all kept.
+    const at = (hours: number) => new Date(base + hours * HOUR_MS);
+    await rollUpAndPrune(store, at(1.5), 48);
+    await rollUpAndPrune(store, at(2.5), 48);
+    const rollups = await database.db
+      .select()
+      .from(checkRollups)
+      .where(eq(checkRollups.monitorId, id))
+      .orderBy(asc(checkRollups.hour));
+    expect(rollups.map(({ hour, checks, failures }) => ({ hour, checks, failures }))).toEqual([
+      { hour: at(0), checks: 60, failures: 6 },
+      { hour: at(1), checks: 40, failures: 4 },
+    ]);
+    expect(rollups[0]).toMatchObject({ p50Ms: 30.5, avgMs: 30.5 });
+    expect(rollups[0]!.p99Ms).toBeCloseTo(59.41, 1);
+
+    const { deleted } = await rollUpAndPrune(store, at(49.5), 48);
+    expect(deleted).toBe(60);
+    expect(await database.db.select().from(checkResults).where(eq(checkResults.monitorId, id))).toHaveLength(
+      40,
+    );
+    // The roll-up of the deleted hour is untouched.
+    const [first] = await database.db
+      .select()
+      .from(checkRollups)
+      .where(eq(checkRollups.hour, at(0)));
+    expect(first).toMatchObject({ checks: 60, failures: 6 });
+  });
+});
+
+describe('two workers on one PostgreSQL database', () => {
+  const postgres = databases.find((d) => d.name === 'PostgreSQL')!;
+
+  it('share the due monitors without checking any slot twice or missing one', async () => {
+    const { database, drop } = await postgres.create();
+    if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
+    const second = await openDatabase({ databaseUrl: database.connectionString, poolSize: 5 });
+    const site = await startTargetServer();
+    try {
+      const clock = createTestClock(new Date('2026-03-01T10:00:00Z'));
+      const store = createStore(database.db);
+      const owner = await userWithVerifiedEmail(store, clock.now());
+      const count = 120;
+      for (let i = 0; i < count; i++) {
+        await insertMonitor(database.db, {
+          userId: owner.id,
+          email: owner.email,
+          url: `${site.url}/m${i}`,
+          // Spread over the minute, as monitors created at different times are.
+          nextCheckAt: new Date(clock.now().getTime() + (i % 6) * 10_000),
+        });
+      }
+      const workers = [database, second].map((db) =>
+        createCheckEngine({
+          store: createStore(db.db),
+          queue: noQueue,
+          clock,
+          checkers: createCheckers(),
+          log: silentLog,
+          concurrency: 8,
+          batchSize: 5,
+        }),
+      );
+      const rounds = 12;
+      let firstCount = 0;
+      let secondCount = 0;
+      for (let round = 0; round < rounds; round++) {
+        const [a, b] = await Promise.all(workers.map((worker) => worker.runDue()));
+        firstCount += a!;
+        secondCount += b!;
+        clock.advance(10_000);
+      }
+      // 12 rounds of 10 s cover two minutes: every monitor's two slots, each checked once.
+      expect(firstCount + secondCount).toBe(count * 2);
+      expect(firstCount).toBeGreaterThan(0);
+      expect(secondCount).toBeGreaterThan(0);
+      for (let i = 0; i < count; i++) expect(site.hits.get(`/m${i}`)).toBe(2);
+      const { rows } = (await database.db.execute(
+        sql`select count(*)::int as results, count(distinct (monitor_id, slot_at))::int as slots from check_results`,
+      )) as unknown as { rows: { results: number; slots: number }[] };
+      expect(rows).toEqual([{ results: count * 2, slots: count * 2 }]);
+    } finally {
+      await site.close();
+      await second.close();
+      await drop();
+    }
+  });
+
+  it('checks a slot again when the worker that claimed it died (its lease ran out)', async () => {
+    const { database, drop } = await postgres.create();
+    const site = await startTargetServer();
+    try {
+      const clock = createTestClock(new Date('2026-03-01T10:00:00Z'));
+      const store = createStore(database.db);
+      const owner = await userWithVerifiedEmail(store, clock.now());
+      const id = await insertMonitor(database.db, {
+        userId: owner.id,
+        email: owner.email,
+        url: `${site.url}/orphan`,
+        nextCheckAt: clock.now(),
+      });
+      // A worker claimed the slot and died before writing its result.
+      const claimed = await store.checks.claimDue({
+        now: clock.now(),
+        leaseUntil: new Date(clock.now().getTime() + 35_000),
+        limit: 10,
+        services: ['website'],
+      });
+      expect(claimed.map((m) => m.id)).toEqual([id]);
+      const engine = createCheckEngine({
+        store,
+        queue: noQueue,
+        clock,
+        checkers: createCheckers(),
+        log: silentLog,
+        concurrency: 4,
+        batchSize: 10,
+      });
+      expect(await engine.runDue()).toBe(0);
+      clock.advance(35_000);
+      expect(await engine.runDue()).toBe(1);
+      const results = await database.db.select().from(checkResults).where(eq(checkResults.monitorId, id));
+      expect(results.map((r) => r.slotAt)).toEqual([new Date('2026-03-01T10:00:00Z')]);
+      expect((await monitorRow(database.db, id)).nextCheckAt).toEqual(new Date('2026-03-01T10:01:00Z'));
+    } finally {
+      await site.close();
+      await drop();
+    }
+  });
+});

@@ -1,0 +1,340 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { CheckerMap } from '../checks/all-checkers.ts';
+import type { CheckOutcome } from '../checks/checker.ts';
+import type { Store } from '../db/store.ts';
+import { deliverAlertJob } from '../jobs/deliver-alert.job.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { rollUpResultsJob } from '../jobs/roll-up-results.job.ts';
+import { addMs, type Clock } from '../lib/clock.ts';
+import { recordEventDeliveries } from './alert-events.ts';
+import type { CheckedSlot, ClaimedMonitor } from './check.repository.ts';
+import { applyCheck, repeatDue } from './incident-machine.ts';
+import { nextSlot } from './slots.ts';
+
+/** No check runs longer than this (the website timeout condition allows up to 30 s). */
+export const CHECK_DEADLINE_MS = 30_000;
+/**
+ * A claimed slot's lease: the longest check plus time to write its result. A worker that dies mid-check
+ * leaves its slots to be claimed again by another worker when the lease runs out.
+ */
+export const CLAIM_LEASE_MS = CHECK_DEADLINE_MS + 5_000;
+/** How often an idle scheduler looks for due slots: start drift stays well under a second. */
+const POLL_MS = 200;
+/** Finished checks are written together, at most this long after the first of them finished. */
+const FLUSH_DELAY_MS = 50;
+const REPEAT_SWEEP_MS = 1_000;
+const REPEAT_BATCH = 100;
+/** A pending delivery whose job was not handed over this long after its commit is handed over again. */
+const STRANDED_DELIVERY_MS = 30_000;
+const STRANDED_SWEEP_MS = 15_000;
+const ROLL_UP_EVERY_SECONDS = 600;
+
+export interface CheckEngineOptions {
+  store: Store;
+  queue: JobQueue;
+  clock: Clock;
+  checkers: CheckerMap;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Checks running at once in this process. */
+  concurrency: number;
+  /** Monitors claimed per statement, and results written per statement. */
+  batchSize: number;
+}
+
+export interface CheckEngine {
+  /** Starts the scheduler loop. */
+  start(): void;
+  /** Stops claiming, waits for running checks and writes their results. */
+  stop(): Promise<void>;
+  /**
+   * Claims and checks everything due now, writes the results and records the incidents, then hands the
+   * alerts to the job engine; resolves with how many slots were checked. Tests drive the engine with it.
+   */
+  runDue(): Promise<number>;
+  /** Records the repeat alerts that are due; resolves with how many. */
+  sweepRepeats(): Promise<number>;
+  /** Hands pending deliveries whose job was lost (a crash right after their commit) to the job engine again. */
+  requeueStranded(): Promise<number>;
+}
+
+interface Finished {
+  monitor: ClaimedMonitor;
+  checkedAt: Date;
+  outcome: CheckOutcome | null;
+  error: string | null;
+}
+
+/**
+ * The check scheduler of one worker process. Slots are claimed from the monitors table in batches
+ * (`FOR UPDATE SKIP LOCKED`, a lease per claim), checked with at most `concurrency` at once, and written in
+ * batches: the monitor row moves on to its next slot, the result row is inserted, and the incident rules run,
+ * all in one transaction per batch. Alerts are handed to the job engine after the commit.
+ */
+export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
+  const { store, queue, clock, checkers, log } = options;
+  const services = Object.keys(checkers);
+  const running = new Set<Promise<void>>();
+  let finished: Finished[] = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+  let loop: Promise<void> | undefined;
+  let stopping = false;
+  let wake: (() => void) | undefined;
+  let lastRepeatSweep = 0;
+  let lastStrandedSweep = 0;
+  let lastRollUp = 0;
+
+  async function claimAndStart(limit: number): Promise<number> {
+    const now = clock.now();
+    const claimed = await store.checks.claimDue({
+      now,
+      leaseUntil: addMs(now, CLAIM_LEASE_MS),
+      limit,
+      services,
+    });
+    for (const monitor of claimed) {
+      const task = runCheck(monitor).finally(() => {
+        running.delete(task);
+        wake?.();
+      });
+      running.add(task);
+    }
+    return claimed.length;
+  }
+
+  async function runCheck(monitor: ClaimedMonitor): Promise<void> {
+    const checkedAt = clock.now();
+    const checker = checkers[monitor.service as keyof CheckerMap]!;
+    const signal = AbortSignal.timeout(CHECK_DEADLINE_MS);
+    try {
+      const outcome = await checker.check({
+        target: monitor.target,
+        conditions: monitor.conditions,
+        now: checkedAt,
+        signal,
+      });
+      finished.push({ monitor, checkedAt, outcome, error: null });
+    } catch (error) {
+      // A checker bug or an unreadable monitor row: recorded as a failed check, never as an incident.
+      log.error({ err: error, monitorId: monitor.id }, 'check crashed');
+      finished.push({
+        monitor,
+        checkedAt,
+        outcome: null,
+        error: `Vigil could not run this check: ${(error as Error).message}`,
+      });
+    }
+    if (finished.length >= options.batchSize) void flush();
+    else flushTimer ??= setTimeout(() => void flush(), FLUSH_DELAY_MS);
+  }
+
+  /** Writes what finished so far; writes are serialised, one batch at a time. */
+  function flush(): Promise<void> {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const batch = finished;
+    finished = [];
+    if (batch.length === 0) return flushing;
+    flushing = flushing.then(() =>
+      write(batch).catch((error: unknown) => {
+        // The slots stay claimed until their lease runs out, then they are checked again.
+        log.error({ err: error, count: batch.length }, 'writing check results failed');
+      }),
+    );
+    return flushing;
+  }
+
+  async function write(batch: Finished[]): Promise<void> {
+    const now = clock.now();
+    const slots = batch.map((item) => toSlot(item, now));
+    const deliveries = await store.transaction(async (tx) => {
+      const moved = await tx.checks.advance(slots.map((slot) => slot.slot));
+      const accepted = slots.filter((slot) => moved.has(slot.slot.monitorId));
+      await tx.checks.insertResults(accepted.map((slot) => slot.slot));
+      const pending: string[] = [];
+      for (const { slot, item, transitions } of accepted) {
+        for (const transition of transitions) {
+          const { monitor } = item;
+          const incidentId =
+            transition.kind === 'open'
+              ? await tx.alerting.openIncident({
+                  monitorId: monitor.id,
+                  userId: monitor.userId,
+                  conditionKey: transition.conditionKey,
+                  summary: transition.summary,
+                  now: slot.checkedAt,
+                  nextAlertAt: transition.nextAlertAt,
+                })
+              : await tx.alerting.resolveIncident(monitor.id, transition.conditionKey, slot.checkedAt);
+          if (!incidentId) continue;
+          pending.push(
+            ...(await recordEventDeliveries(tx, {
+              incidentId,
+              event: transition.kind === 'open' ? 'opened' : 'resolved',
+              userId: monitor.userId,
+              alertSettings: monitor.alertSettings,
+              now: slot.checkedAt,
+            })),
+          );
+        }
+      }
+      return pending;
+    });
+    await handOver(deliveries);
+  }
+
+  function toSlot(item: Finished, now: Date) {
+    const { monitor, outcome } = item;
+    const verdict = applyCheck(
+      { confirmations: monitor.confirmations, repeatIntervalMinutes: monitor.repeatIntervalMinutes },
+      monitor.checkState,
+      outcome?.conditions ?? [],
+      item.checkedAt,
+    );
+    const failed = outcome?.conditions.filter((condition) => condition.ok === false) ?? [];
+    const slot: CheckedSlot = {
+      monitorId: monitor.id,
+      slotText: monitor.slotText,
+      nextCheckAt: nextSlot(monitor.slotAt, monitor.intervalSeconds, now),
+      checkedAt: item.checkedAt,
+      ok: item.error === null && failed.length === 0,
+      responseMs: outcome?.responseMs ?? null,
+      statusCode: outcome?.statusCode ?? null,
+      failedConditions: failed.map((condition) => condition.key),
+      error: item.error ?? failed[0]?.summary ?? null,
+      // A crashed check keeps the previous incident state: the site was not judged.
+      status: item.error === null ? verdict.status : downIfOpen(monitor),
+      checkState: item.error === null ? verdict.state : monitor.checkState,
+    };
+    return { slot, item, transitions: item.error === null ? verdict.transitions : [] };
+  }
+
+  function downIfOpen(monitor: ClaimedMonitor): 'up' | 'down' {
+    return Object.values(monitor.checkState).some((condition) => condition.open) ? 'down' : 'up';
+  }
+
+  /** Hands deliveries to the job engine; one that fails here is picked up by `requeueStranded`. */
+  async function handOver(deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    const queued: string[] = [];
+    for (const deliveryId of deliveryIds) {
+      try {
+        await queue.send(deliverAlertJob, { deliveryId });
+        queued.push(deliveryId);
+      } catch (error) {
+        log.error(
+          { err: error, deliveryId },
+          'could not queue an alert; the stranded-delivery sweep retries it',
+        );
+      }
+    }
+    await store.alerting.markQueued(queued, clock.now());
+  }
+
+  async function sweepRepeats(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const now = clock.now();
+      const { count, deliveries } = await store.transaction(async (tx) => {
+        const due = await tx.alerting.lockDueRepeats(now, REPEAT_BATCH);
+        const pending: string[] = [];
+        for (const incident of due) {
+          const repeat = repeatDue(incident, incident, now);
+          if (!repeat) {
+            await tx.alerting.stopRepeats(incident.id);
+            continue;
+          }
+          await tx.alerting.recordRepeat(incident.id, repeat.alertCount, repeat.nextAlertAt, now);
+          pending.push(
+            ...(await recordEventDeliveries(tx, {
+              incidentId: incident.id,
+              event: repeat.event,
+              userId: incident.userId,
+              alertSettings: incident.alertSettings,
+              now,
+            })),
+          );
+        }
+        return { count: due.length, deliveries: pending };
+      });
+      await handOver(deliveries);
+      total += count;
+      if (count < REPEAT_BATCH) return total;
+    }
+  }
+
+  async function requeueStranded(): Promise<number> {
+    const ids = await store.alerting.unqueued(addMs(clock.now(), -STRANDED_DELIVERY_MS), 500);
+    await handOver(ids);
+    return ids.length;
+  }
+
+  /** Repeat alerts every second, stranded deliveries and the roll-up job now and then. */
+  async function housekeeping(): Promise<void> {
+    const at = performance.now();
+    if (at - lastRepeatSweep >= REPEAT_SWEEP_MS) {
+      lastRepeatSweep = at;
+      await sweepRepeats();
+    }
+    if (at - lastStrandedSweep >= STRANDED_SWEEP_MS) {
+      lastStrandedSweep = at;
+      await requeueStranded();
+    }
+    if (lastRollUp === 0 || at - lastRollUp >= ROLL_UP_EVERY_SECONDS * 1000) {
+      lastRollUp = at;
+      await queue.send(rollUpResultsJob, {}, { oncePerSeconds: ROLL_UP_EVERY_SECONDS });
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping) {
+      let full = false;
+      try {
+        const free = options.concurrency - running.size;
+        const limit = Math.min(free, options.batchSize);
+        if (limit > 0) full = (await claimAndStart(limit)) === limit;
+        await housekeeping();
+      } catch (error) {
+        log.error({ err: error }, 'check scheduler error');
+      }
+      if (full && !stopping) continue;
+      // Sleep until the next poll, or until a running check frees a place when all were taken.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, POLL_MS);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = running.size >= options.concurrency || stopping ? done : undefined;
+        if (stopping) done();
+      });
+    }
+  }
+
+  return {
+    start() {
+      loop ??= run();
+    },
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+      await Promise.allSettled([...running]);
+      await flush();
+    },
+    async runDue() {
+      let total = 0;
+      for (;;) {
+        const limit = Math.min(options.concurrency, options.batchSize);
+        const claimed = await claimAndStart(limit);
+        total += claimed;
+        await Promise.allSettled([...running]);
+        await flush();
+        if (claimed < limit) return total;
+      }
+    },
+    sweepRepeats,
+    requeueStranded,
+  };
+}

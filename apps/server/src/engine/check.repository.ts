@@ -1,0 +1,202 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import type { CheckState } from './incident-machine.ts';
+
+// Raw SQL answers differ by driver (timestamps, bigints): timestamps come back as epoch milliseconds or text.
+async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+const list = (items: SQL[]) => sql.join(items, sql`, `);
+
+/** A monitor claimed for one slot: what the check and the incident rules need. */
+export interface ClaimedMonitor {
+  id: string;
+  userId: string;
+  name: string;
+  service: string;
+  target: unknown;
+  conditions: unknown;
+  intervalSeconds: number;
+  repeatIntervalMinutes: number;
+  confirmations: number;
+  alertSettings: unknown;
+  checkState: CheckState;
+  /** The slot being checked (the row's `next_check_at` when claimed). */
+  slotAt: Date;
+  /** The same instant exactly as the database holds it, to match the row again when the result is written. */
+  slotText: string;
+}
+
+interface ClaimRow {
+  id: string;
+  user_id: string;
+  name: string;
+  service: string;
+  target: unknown;
+  conditions: unknown;
+  interval_seconds: number;
+  repeat_interval_minutes: number;
+  confirmations: number;
+  alert_settings: unknown;
+  check_state: CheckState | null;
+  slot_ms: number;
+  slot_text: string;
+}
+
+/** One checked slot, ready to be written. */
+export interface CheckedSlot {
+  monitorId: string;
+  slotText: string;
+  nextCheckAt: Date;
+  checkedAt: Date;
+  ok: boolean;
+  responseMs: number | null;
+  statusCode: number | null;
+  failedConditions: string[];
+  error: string | null;
+  status: 'up' | 'down';
+  checkState: CheckState;
+}
+
+/** The scheduler's SQL: claiming due slots and writing their results. */
+export function createCheckRepository(db: Db) {
+  return {
+    /**
+     * Claims up to `limit` due monitors of the given services in one statement. A claimed row keeps its
+     * `next_check_at` (the slot) and gets a lease; rows locked by another worker's claim are skipped, and a
+     * row whose lease ran out (its worker died) is due again.
+     */
+    async claimDue(options: {
+      now: Date;
+      leaseUntil: Date;
+      limit: number;
+      services: string[];
+    }): Promise<ClaimedMonitor[]> {
+      if (options.limit <= 0 || options.services.length === 0) return [];
+      const rows = await rowsOf<ClaimRow>(
+        db,
+        sql`update monitors set claimed_until = ${at(options.leaseUntil)}
+            where id in (
+              select id from monitors
+              where paused = false
+                and next_check_at <= ${at(options.now)}
+                and (claimed_until is null or claimed_until <= ${at(options.now)})
+                and service in (${list(options.services.map((service) => sql`${service}`))})
+              order by next_check_at
+              limit ${options.limit}
+              for update skip locked)
+            returning id, user_id, name, service, target, conditions, interval_seconds,
+              repeat_interval_minutes, confirmations, alert_settings, check_state,
+              (extract(epoch from next_check_at) * 1000)::float8 as slot_ms, next_check_at::text as slot_text`,
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        userId: row.user_id,
+        name: row.name,
+        service: row.service,
+        target: row.target,
+        conditions: row.conditions,
+        intervalSeconds: row.interval_seconds,
+        repeatIntervalMinutes: row.repeat_interval_minutes,
+        confirmations: row.confirmations,
+        alertSettings: row.alert_settings,
+        checkState: row.check_state ?? {},
+        slotAt: new Date(Math.round(row.slot_ms)),
+        slotText: row.slot_text,
+      }));
+    },
+
+    /**
+     * Moves each monitor on to its next slot and records what the check saw, but only where the row still
+     * holds the checked slot and is not paused: a slot whose lease ran out and was checked again by another
+     * worker, a monitor paused or re-scheduled meanwhile, or a deleted one, is left alone. Returns the ids
+     * that moved on; only their results count.
+     */
+    async advance(slots: CheckedSlot[]): Promise<Set<string>> {
+      if (slots.length === 0) return new Set();
+      const values = slots.map(
+        (slot) =>
+          sql`(${slot.monitorId}::uuid, ${slot.slotText}::timestamptz, ${at(slot.nextCheckAt)}, ${at(slot.checkedAt)},
+               ${slot.responseMs}::int, ${slot.error}::text, ${slot.status}::text, ${JSON.stringify(slot.checkState)}::jsonb)`,
+      );
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`update monitors as m set
+              next_check_at = v.next_at, claimed_until = null, last_checked_at = v.checked_at,
+              last_response_ms = v.response_ms, last_error = v.error, status = v.status, check_state = v.state
+            from (values ${list(values)}) as v(id, slot_at, next_at, checked_at, response_ms, error, status, state)
+            where m.id = v.id and m.next_check_at = v.slot_at and m.paused = false
+            returning m.id`,
+      );
+      return new Set(rows.map((row) => row.id));
+    },
+
+    /** One multi-row insert; a slot already written (it never should be) is kept as it was. */
+    async insertResults(slots: CheckedSlot[]): Promise<void> {
+      if (slots.length === 0) return;
+      const values = slots.map(
+        (slot) =>
+          sql`(${slot.monitorId}::uuid, ${slot.slotText}::timestamptz, ${at(slot.checkedAt)}, ${slot.ok},
+               ${slot.responseMs}::int, ${slot.statusCode}::int, ${JSON.stringify(slot.failedConditions)}::jsonb,
+               ${slot.error}::text)`,
+      );
+      await db.execute(
+        sql`insert into check_results (monitor_id, slot_at, checked_at, ok, response_ms, status_code, failed_conditions, error)
+            values ${list(values)}
+            on conflict (monitor_id, slot_at) do nothing`,
+      );
+    },
+
+    /** Gives claimed slots back at once (shutdown before they were checked). */
+    async release(monitorIds: string[]): Promise<void> {
+      if (monitorIds.length === 0) return;
+      await db.execute(
+        sql`update monitors set claimed_until = null
+            where id in (${list(monitorIds.map((id) => sql`${id}::uuid`))})`,
+      );
+    },
+
+    /**
+     * Rolls raw results up per hour (by check start) for every hour from `from` on, replacing earlier
+     * roll-ups of those hours; call it only for hours whose raw results are all still kept.
+     */
+    async rollUp(from: Date): Promise<number> {
+      const rows = await rowsOf<{ n: number }>(
+        db,
+        sql`with rolled as (
+              insert into check_rollups (monitor_id, hour, checks, failures, p50_ms, p95_ms, p99_ms, avg_ms)
+              select monitor_id, date_trunc('hour', checked_at, 'UTC'), count(*), count(*) filter (where not ok),
+                percentile_cont(0.5) within group (order by response_ms),
+                percentile_cont(0.95) within group (order by response_ms),
+                percentile_cont(0.99) within group (order by response_ms),
+                avg(response_ms)
+              from check_results
+              where checked_at >= ${at(from)}
+              group by monitor_id, date_trunc('hour', checked_at, 'UTC')
+              on conflict (monitor_id, hour) do update set
+                checks = excluded.checks, failures = excluded.failures, p50_ms = excluded.p50_ms,
+                p95_ms = excluded.p95_ms, p99_ms = excluded.p99_ms, avg_ms = excluded.avg_ms
+              returning 1)
+            select count(*)::int as n from rolled`,
+      );
+      return rows[0]?.n ?? 0;
+    },
+
+    /** Deletes up to `limit` raw results of checks started before `before`; returns how many. */
+    async deleteResultsBefore(before: Date, limit: number): Promise<number> {
+      const rows = await rowsOf<{ n: number }>(
+        db,
+        sql`with gone as (
+              delete from check_results where id in (
+                select id from check_results where checked_at < ${at(before)} limit ${limit})
+              returning 1)
+            select count(*)::int as n from gone`,
+      );
+      return rows[0]?.n ?? 0;
+    },
+  };
+}
+export type CheckRepository = ReturnType<typeof createCheckRepository>;

@@ -1,0 +1,224 @@
+import { alertListResponse, alertResponse } from '@vigil/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { incidents, monitors } from '../../db/schema.ts';
+import { DAY_MS, MINUTE_MS } from '../../lib/clock.ts';
+import { databases } from '../../test/databases.ts';
+import { call, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { createMonitor, seedIncident, signUp, type TestUser } from '../monitors/monitor-test-helpers.ts';
+import { createAckLinks } from './ack-link.ts';
+import { createServerSecretRepository } from './server-secret.repository.ts';
+
+describe.each(databases)('alerts API on $name', (testDatabase) => {
+  let t: TestApp;
+  let owner: TestUser;
+  let other: TestUser;
+  beforeAll(async () => {
+    t = await startTestApp(testDatabase);
+    [owner, other] = await Promise.all([
+      signUp(t, { name: 'Pro', days: 30 }),
+      signUp(t, { name: 'Pro', days: 30 }),
+    ]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const acknowledge = (user: TestUser | undefined, incidentId: unknown) =>
+    call(t.app, 'POST', '/monitor-bff/monitor/alerts/acknowledge', {
+      token: user?.token,
+      body: { incidentId },
+    });
+  const incident = async (id: string) => {
+    const [row] = await t.database.db.select().from(incidents).where(eq(incidents.id, id));
+    return row;
+  };
+  /** Another process's signer: it must find the same secret in the database. */
+  const links = () =>
+    createAckLinks({
+      serverSecrets: createServerSecretRepository(t.database.db),
+      clock: t.clock,
+      publicUrl: t.url,
+    });
+  const follow = async (link: string) => {
+    const url = new URL(link);
+    const response = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
+    expect(response.statusCode).toBe(302);
+    return String(response.headers.location);
+  };
+
+  it('lists alerts newest first with monitor name, condition label and deliveries; filters and pages', async () => {
+    const user = await signUp(t, { name: 'Pro', days: 30 });
+    const shop = await createMonitor(t, user, { name: 'Shop' });
+    const blog = await createMonitor(t, user, { name: 'Blog' });
+    const start = t.clock.now().getTime();
+    const first = await seedIncident(t, user, shop, {
+      state: 'resolved',
+      openedAt: new Date(start - 3 * MINUTE_MS),
+    });
+    const second = await seedIncident(t, user, blog, {
+      conditionKey: 'keyword',
+      openedAt: new Date(start - 2 * MINUTE_MS),
+    });
+    const third = await seedIncident(t, user, shop, {
+      conditionKey: 'tls_expiry',
+      openedAt: new Date(start - MINUTE_MS),
+    });
+    await seedIncident(t, other, await createMonitor(t, other));
+
+    const all = await call(t.app, 'GET', '/monitor-bff/monitor/alerts', { token: user.token });
+    expect(all.status).toBe(200);
+    expect(alertListResponse.parse(all.body)).toEqual(all.body);
+    expect(all.body.data).toMatchObject({ total: 3, page: 1, pageSize: 20 });
+    expect(all.body.data.list.map((a: { incidentId: string }) => a.incidentId)).toEqual([
+      third,
+      second,
+      first,
+    ]);
+    expect(all.body.data.list[1]).toEqual({
+      incidentId: second,
+      monitorId: blog,
+      monitorName: 'Blog',
+      conditionKey: 'keyword',
+      conditionLabel: 'Keyword',
+      summary: 'The page answered 503 Service Unavailable.',
+      state: 'open',
+      openedAt: new Date(start - 2 * MINUTE_MS).toISOString(),
+      acknowledgedAt: null,
+      resolvedAt: null,
+      alertCount: 1,
+      deliveries: [
+        {
+          event: 'opened',
+          channel: 'email',
+          recipient: user.email,
+          status: 'sent',
+          attempts: 1,
+          lastError: null,
+          sentAt: new Date(start - 2 * MINUTE_MS).toISOString(),
+        },
+      ],
+    });
+
+    const ofShop = await call(t.app, 'GET', `/monitor-bff/monitor/alerts?monitorId=${shop}`, {
+      token: user.token,
+    });
+    expect(ofShop.body.data.list.map((a: { incidentId: string }) => a.incidentId)).toEqual([third, first]);
+    const open = await call(t.app, 'GET', '/monitor-bff/monitor/alerts?state=open', { token: user.token });
+    expect(open.body.data.total).toBe(2);
+    const resolvedOfBlog = await call(
+      t.app,
+      'GET',
+      `/monitor-bff/monitor/alerts?state=resolved&monitorId=${blog}`,
+      {
+        token: user.token,
+      },
+    );
+    expect(resolvedOfBlog.body.data).toMatchObject({ list: [], total: 0 });
+    const page2 = await call(t.app, 'GET', '/monitor-bff/monitor/alerts?page=2&pageSize=2', {
+      token: user.token,
+    });
+    expect(page2.body.data).toMatchObject({ total: 3, page: 2, pageSize: 2 });
+    expect(page2.body.data.list.map((a: { incidentId: string }) => a.incidentId)).toEqual([first]);
+
+    const bad = await call(t.app, 'GET', '/monitor-bff/monitor/alerts?state=closed', { token: user.token });
+    expect(bad.status).toBe(400);
+    expect(
+      (await call(t.app, 'GET', '/monitor-bff/monitor/alerts?monitorId=x', { token: user.token })).status,
+    ).toBe(400);
+    expect((await call(t.app, 'GET', '/monitor-bff/monitor/alerts')).status).toBe(401);
+  });
+
+  it('acknowledges an open alert: no more repeats; twice is fine; a resolved one is a 409', async () => {
+    const monitorId = await createMonitor(t, owner);
+    const id = await seedIncident(t, owner, monitorId);
+    const { status, body } = await acknowledge(owner, id);
+    expect(status).toBe(200);
+    expect(alertResponse.parse(body)).toEqual(body);
+    expect(body.data).toMatchObject({
+      incidentId: id,
+      state: 'acknowledged',
+      acknowledgedAt: t.clock.now().toISOString(),
+    });
+    expect(await incident(id)).toMatchObject({ state: 'acknowledged', nextAlertAt: null });
+    t.clock.advance(MINUTE_MS);
+    const again = await acknowledge(owner, id);
+    expect(again.body.data.acknowledgedAt).toBe(body.data.acknowledgedAt);
+
+    const resolved = await seedIncident(t, owner, monitorId, { conditionKey: 'timeout', state: 'resolved' });
+    const conflict = await acknowledge(owner, resolved);
+    expect(conflict.status).toBe(409);
+    expect(conflict.body).toEqual({
+      code: 'CONFLICT',
+      message: 'This alert is already resolved: there is nothing left to acknowledge.',
+    });
+  });
+
+  it("answers 404 for another user's alert and changes nothing; 400 for a bad id; 401 without a session", async () => {
+    const id = await seedIncident(t, other, await createMonitor(t, other));
+    const answer = await acknowledge(owner, id);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ code: 'NOT_FOUND', message: 'That alert does not exist.' });
+    expect(await incident(id)).toMatchObject({ state: 'open' });
+    expect((await acknowledge(owner, 'not-an-id')).body).toEqual({
+      code: 'INVALID',
+      message: 'That alert does not exist.',
+      details: [{ path: 'incidentId', message: 'That alert does not exist.' }],
+    });
+    expect((await acknowledge(undefined, id)).status).toBe(401);
+  });
+
+  it('acknowledges through the signed link of the email, then redirects to the alerts page', async () => {
+    const monitorId = await createMonitor(t, owner);
+    const id = await seedIncident(t, owner, monitorId);
+    const link = await links().createAckLink(id);
+    expect(link.startsWith(`${t.url}/monitor-bff/alerts/acknowledge?token=`)).toBe(true);
+    expect(await follow(link)).toBe(`${t.url}/app/alerts?acknowledged=${id}`);
+    expect(await incident(id)).toMatchObject({
+      state: 'acknowledged',
+      nextAlertAt: null,
+      acknowledgedAt: t.clock.now(),
+    });
+    // Clicking again lands on the same page.
+    expect(await follow(link)).toBe(`${t.url}/app/alerts?acknowledged=${id}`);
+    // The app's own signer and a second one made later share the database's secret.
+    expect(await follow(await links().createAckLink(id))).toBe(`${t.url}/app/alerts?acknowledged=${id}`);
+  });
+
+  it('refuses tampered, expired and missing tokens, and links of resolved or deleted alerts, by redirecting', async () => {
+    const monitorId = await createMonitor(t, owner);
+    const id = await seedIncident(t, owner, monitorId);
+    const link = await links().createAckLink(id);
+    const token = decodeURIComponent(new URL(link).searchParams.get('token')!);
+    const [, expires, signature] = token.split('.');
+    const otherId = await seedIncident(t, other, await createMonitor(t, other));
+    const base = `${t.url}/monitor-bff/alerts/acknowledge`;
+    const tampered = [
+      `${otherId}.${expires}.${signature}`,
+      `${id}.${Number(expires) + 86_400}.${signature}`,
+      `${id}.${expires}.${signature!.slice(0, -1)}${signature!.endsWith('A') ? 'B' : 'A'}`,
+      'garbage',
+    ];
+    for (const bad of tampered) {
+      expect(await follow(`${base}?token=${encodeURIComponent(bad)}`)).toBe(
+        `${t.url}/app/alerts?ackError=invalid`,
+      );
+    }
+    expect(await follow(base)).toBe(`${t.url}/app/alerts?ackError=invalid`);
+    expect(await follow(`${base}?token=a&token=b`)).toBe(`${t.url}/app/alerts?ackError=invalid`);
+    expect(await incident(id)).toMatchObject({ state: 'open' });
+    expect(await incident(otherId)).toMatchObject({ state: 'open' });
+
+    const resolved = await seedIncident(t, owner, monitorId, { conditionKey: 'timeout', state: 'resolved' });
+    expect(await follow(await links().createAckLink(resolved))).toBe(`${t.url}/app/alerts?ackError=resolved`);
+
+    const gone = await createMonitor(t, owner);
+    const goneLink = await links().createAckLink(await seedIncident(t, owner, gone));
+    await t.database.db.delete(monitors).where(eq(monitors.id, gone));
+    expect(await follow(goneLink)).toBe(`${t.url}/app/alerts?ackError=not_found`);
+
+    t.clock.advance(7 * DAY_MS);
+    expect(await follow(link)).toBe(`${t.url}/app/alerts?ackError=expired`);
+    expect(await incident(id)).toMatchObject({ state: 'open' });
+  });
+});

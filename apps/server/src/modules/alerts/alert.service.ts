@@ -1,0 +1,116 @@
+import type { AckLinkError, Alert, Delivery, IncidentState } from '@vigil/contracts';
+import type { Store } from '../../db/store.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { MONITOR_NOT_FOUND } from '../monitors/monitor.service.ts';
+import { conditionLabel } from '../monitors/service-catalogue.ts';
+import type { AuthSession } from '../sessions/session.service.ts';
+import type { AckLinks } from './ack-link.ts';
+import type { DeliveryRow, IncidentWithMonitor } from './incident.repository.ts';
+
+export const ALERT_NOT_FOUND = 'That alert does not exist.';
+export const ALREADY_RESOLVED = 'This alert is already resolved: there is nothing left to acknowledge.';
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    event: row.event,
+    channel: row.channel as Delivery['channel'],
+    recipient: row.recipient,
+    status: row.status as Delivery['status'],
+    attempts: row.attempts,
+    lastError: row.lastError,
+    sentAt: iso(row.sentAt),
+  };
+}
+
+function toAlert(row: IncidentWithMonitor, deliveries: DeliveryRow[]): Alert {
+  return {
+    incidentId: row.id,
+    monitorId: row.monitorId,
+    monitorName: row.monitorName,
+    conditionKey: row.conditionKey,
+    conditionLabel: conditionLabel(row.service, row.conditionKey),
+    summary: row.summary,
+    state: row.state as IncidentState,
+    openedAt: row.openedAt.toISOString(),
+    acknowledgedAt: iso(row.acknowledgedAt),
+    resolvedAt: iso(row.resolvedAt),
+    alertCount: row.alertCount,
+    deliveries: deliveries.map(toDelivery),
+  };
+}
+
+/** What acknowledging did: the incident as it is now, or why it could not be acknowledged. */
+type AckOutcome = { incident: IncidentWithMonitor } | { error: 'resolved' | 'not_found' };
+
+export function createAlertService(deps: { store: Store; clock: Clock; ackLinks: AckLinks }) {
+  const { store, clock, ackLinks } = deps;
+
+  async function present(rows: IncidentWithMonitor[]): Promise<Alert[]> {
+    const deliveries = await store.incidents.deliveriesOf(rows.map((row) => row.id));
+    return rows.map((row) =>
+      toAlert(
+        row,
+        deliveries.filter((delivery) => delivery.incidentId === row.id),
+      ),
+    );
+  }
+
+  /** Open becomes acknowledged; acknowledging twice is a no-op; a resolved incident stays as it is. */
+  async function acknowledge(incident: IncidentWithMonitor): Promise<AckOutcome> {
+    if (incident.state === 'resolved') return { error: 'resolved' };
+    if (incident.state === 'open') await store.incidents.acknowledge(incident.id, clock.now());
+    // Read back: the engine may have resolved it in the meantime.
+    const now = await store.incidents.findWithMonitor(incident.id);
+    if (!now) return { error: 'not_found' };
+    if (now.state === 'resolved') return { error: 'resolved' };
+    return { incident: now };
+  }
+
+  return {
+    async list(
+      session: AuthSession,
+      query: {
+        page: number;
+        pageSize: number;
+        monitorId?: string | undefined;
+        state?: IncidentState | undefined;
+      },
+    ) {
+      if (query.monitorId && !(await store.monitors.findOwned(session.userId, query.monitorId))) {
+        throw new AppError('NOT_FOUND', MONITOR_NOT_FOUND);
+      }
+      const { rows, total } = await store.incidents.pageOfUser(
+        session.userId,
+        { monitorId: query.monitorId, state: query.state },
+        query.pageSize,
+        (query.page - 1) * query.pageSize,
+      );
+      return { list: await present(rows), total, page: query.page, pageSize: query.pageSize };
+    },
+
+    async acknowledge(session: AuthSession, incidentId: string): Promise<Alert> {
+      const incident = await store.incidents.findOwned(session.userId, incidentId);
+      if (!incident) throw new AppError('NOT_FOUND', ALERT_NOT_FOUND);
+      const outcome = await acknowledge(incident);
+      if ('error' in outcome) {
+        if (outcome.error === 'resolved') throw new AppError('CONFLICT', ALREADY_RESOLVED);
+        throw new AppError('NOT_FOUND', ALERT_NOT_FOUND);
+      }
+      return (await present([outcome.incident]))[0]!;
+    },
+
+    /** The emailed link: no session, the signed token is the permission. */
+    async acknowledgeByToken(token: string): Promise<{ incidentId: string } | { error: AckLinkError }> {
+      const reading = await ackLinks.readToken(token);
+      if ('error' in reading) return reading;
+      const incident = await store.incidents.findWithMonitor(reading.incidentId);
+      if (!incident) return { error: 'not_found' };
+      const outcome = await acknowledge(incident);
+      return 'error' in outcome ? outcome : { incidentId: incident.id };
+    },
+  };
+}
+export type AlertService = ReturnType<typeof createAlertService>;

@@ -1,0 +1,122 @@
+import { and, asc, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { alertDeliveries, incidents, monitors } from '../../db/schema.ts';
+
+export type IncidentRow = typeof incidents.$inferSelect;
+export type DeliveryRow = typeof alertDeliveries.$inferSelect;
+
+export interface IncidentWithMonitor extends IncidentRow {
+  monitorName: string;
+  service: string;
+}
+
+export interface IncidentFilter {
+  monitorId?: string | undefined;
+  state?: string | undefined;
+}
+
+/** Reads of incidents and their deliveries (the engine opens, re-alerts and resolves them) and acknowledging. */
+export function createIncidentRepository(db: Db) {
+  const withMonitor = {
+    ...incidentColumns(),
+    monitorName: monitors.name,
+    service: monitors.service,
+  };
+
+  function whereOf(userId: string, filter: IncidentFilter): SQL | undefined {
+    return and(
+      eq(incidents.userId, userId),
+      filter.monitorId ? eq(incidents.monitorId, filter.monitorId) : undefined,
+      filter.state ? eq(incidents.state, filter.state) : undefined,
+    );
+  }
+
+  return {
+    /** The user's incidents, newest first. */
+    async pageOfUser(
+      userId: string,
+      filter: IncidentFilter,
+      limit: number,
+      offset: number,
+    ): Promise<{ rows: IncidentWithMonitor[]; total: number }> {
+      const where = whereOf(userId, filter);
+      const [totalRow] = await db.select({ n: count() }).from(incidents).where(where);
+      const rows = await db
+        .select(withMonitor)
+        .from(incidents)
+        .innerJoin(monitors, eq(monitors.id, incidents.monitorId))
+        .where(where)
+        .orderBy(desc(incidents.openedAt), desc(incidents.id))
+        .limit(limit)
+        .offset(offset);
+      return { rows, total: Number(totalRow?.n ?? 0) };
+    },
+
+    async findOwned(userId: string, id: string): Promise<IncidentWithMonitor | undefined> {
+      const [row] = await db
+        .select(withMonitor)
+        .from(incidents)
+        .innerJoin(monitors, eq(monitors.id, incidents.monitorId))
+        .where(and(eq(incidents.userId, userId), eq(incidents.id, id)));
+      return row;
+    },
+
+    async findWithMonitor(id: string): Promise<IncidentWithMonitor | undefined> {
+      const [row] = await db
+        .select(withMonitor)
+        .from(incidents)
+        .innerJoin(monitors, eq(monitors.id, incidents.monitorId))
+        .where(eq(incidents.id, id));
+      return row;
+    },
+
+    /** Open → acknowledged and no more repeats; false when it was not open (acknowledged or resolved first). */
+    async acknowledge(id: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(incidents)
+        .set({ state: 'acknowledged', acknowledgedAt: now, nextAlertAt: null })
+        .where(and(eq(incidents.id, id), eq(incidents.state, 'open')))
+        .returning({ id: incidents.id });
+      return rows.length === 1;
+    },
+
+    /** Deliveries of the incidents, oldest first. */
+    async deliveriesOf(incidentIds: string[]): Promise<DeliveryRow[]> {
+      if (incidentIds.length === 0) return [];
+      return db
+        .select()
+        .from(alertDeliveries)
+        .where(inArray(alertDeliveries.incidentId, incidentIds))
+        .orderBy(asc(alertDeliveries.createdAt), asc(alertDeliveries.channel), asc(alertDeliveries.id));
+    },
+
+    /** Incidents not yet resolved (open or acknowledged) of each monitor, by id. */
+    async unresolvedCounts(monitorIds: string[]): Promise<Map<string, number>> {
+      if (monitorIds.length === 0) return new Map();
+      const rows = await db
+        .select({ monitorId: incidents.monitorId, n: count() })
+        .from(incidents)
+        .where(and(inArray(incidents.monitorId, monitorIds), ne(incidents.state, 'resolved')))
+        .groupBy(incidents.monitorId);
+      return new Map(rows.map((row) => [row.monitorId, Number(row.n)]));
+    },
+  };
+}
+export type IncidentRepository = ReturnType<typeof createIncidentRepository>;
+
+function incidentColumns() {
+  return {
+    id: incidents.id,
+    monitorId: incidents.monitorId,
+    userId: incidents.userId,
+    conditionKey: incidents.conditionKey,
+    state: incidents.state,
+    summary: incidents.summary,
+    openedAt: incidents.openedAt,
+    acknowledgedAt: incidents.acknowledgedAt,
+    resolvedAt: incidents.resolvedAt,
+    lastAlertAt: incidents.lastAlertAt,
+    nextAlertAt: incidents.nextAlertAt,
+    alertCount: incidents.alertCount,
+  };
+}

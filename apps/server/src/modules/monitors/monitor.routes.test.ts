@@ -1,0 +1,420 @@
+import {
+  monitorListResponse,
+  monitorResponse,
+  monitorServiceResponse,
+  monitorStatsResponse,
+} from '@vigil/contracts';
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkResults, monitors } from '../../db/schema.ts';
+import { HOUR_MS, MINUTE_MS } from '../../lib/clock.ts';
+import { databases } from '../../test/databases.ts';
+import { call, startTestApp, type TestApp } from '../../test/test-app.ts';
+import {
+  createMonitor,
+  seedIncident,
+  seedResults,
+  seedRollup,
+  signUp,
+  websiteMonitor,
+  type TestUser,
+} from './monitor-test-helpers.ts';
+import { createMonitorRepository } from './monitor.repository.ts';
+
+const PRO = { name: 'Pro', days: 30 };
+
+describe.each(databases)('monitors API on $name', (testDatabase) => {
+  let t: TestApp;
+  let owner: TestUser;
+  let other: TestUser;
+  beforeAll(async () => {
+    t = await startTestApp(testDatabase);
+    [owner, other] = await Promise.all([signUp(t, PRO), signUp(t, PRO)]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user?: TestUser, body?: unknown) =>
+    call(t.app, method, url, { token: user?.token, body });
+  const stored = (monitorId: string) =>
+    createMonitorRepository(t.database.db).findOwned(owner.userId, monitorId);
+  const resultCount = async (monitorId: string) => {
+    const [row] = await t.database.db
+      .select({ n: count() })
+      .from(checkResults)
+      .where(eq(checkResults.monitorId, monitorId));
+    return Number(row!.n);
+  };
+
+  it('GET /monitor-bff/monitor-service lists the four services, their conditions and the languages', async () => {
+    const { status, body } = await api('GET', '/monitor-bff/monitor-service');
+    expect(status).toBe(200);
+    expect(monitorServiceResponse.parse(body)).toEqual(body);
+    const { list, languages, intervalSeconds, repeatIntervalMinutes, confirmations } = body.data;
+    expect(list.map((s: { service: string }) => s.service)).toEqual([
+      'website',
+      'shopify',
+      'google_ads',
+      'facebook_ads',
+    ]);
+    const [website, ...later] = list;
+    expect(website).toMatchObject({ available: true, unavailableReason: null });
+    expect(website.conditions.map((c: { key: string }) => c.key)).toEqual([
+      'http_status',
+      'timeout',
+      'keyword',
+      'slow_response',
+      'tls_expiry',
+      'password_page',
+    ]);
+    expect(website.conditions[1].params[0]).toMatchObject({
+      key: 'timeoutMs',
+      default: 10_000,
+      min: 1000,
+      max: 30_000,
+    });
+    for (const service of later) {
+      expect(service.available).toBe(false);
+      expect(service.unavailableReason).toMatch(/later release/);
+      expect(JSON.stringify(service)).not.toMatch(/coming soon|todo|not implemented/i);
+      expect(service.conditions.length).toBeGreaterThan(2);
+    }
+    expect(languages).toContainEqual({ languageCode: 'en-US', language: 'English' });
+    expect(languages).toContainEqual({ languageCode: 'en-GB', language: 'English' });
+    expect(intervalSeconds).toEqual({ min: 30, max: 86_400, default: 300 });
+    expect(repeatIntervalMinutes).toEqual({ min: 0, max: 1440, default: 30 });
+    expect(confirmations).toEqual({ min: 1, max: 10, default: 2 });
+  });
+
+  it('creates a monitor that is due for its first check at once', async () => {
+    const { status, body } = await api('POST', '/monitor-bff/monitor', owner, websiteMonitor(owner.email));
+    expect(status).toBe(200);
+    expect(monitorResponse.parse(body)).toEqual(body);
+    expect(body.data).toMatchObject({
+      name: 'Storefront',
+      service: 'website',
+      target: { url: 'https://shop.example/' },
+      status: 'pending',
+      paused: false,
+      lastCheckedAt: null,
+      uptime24h: null,
+      openIncidents: 0,
+      createdAt: t.clock.now().toISOString(),
+    });
+    const row = await stored(body.data.monitorId);
+    expect(row).toMatchObject({ nextCheckAt: t.clock.now(), checkState: {}, status: 'pending' });
+    const info = await api('GET', `/monitor-bff/monitor-info?monitorId=${body.data.monitorId}`, owner);
+    expect(info.body).toEqual(body);
+  });
+
+  it('refuses input the contract or the server rules out, with a clear 400', async () => {
+    const base = websiteMonitor(owner.email);
+    const cases: [unknown, string | RegExp][] = [
+      [{ ...base, name: undefined }, 'Give the monitor a name.'],
+      [{ ...base, intervalSeconds: 'often' }, 'Choose how often to check.'],
+      [
+        { ...base, target: { url: 'ftp://shop.example' } },
+        'Enter a full web address starting with http:// or https://.',
+      ],
+      [
+        { ...base, target: { url: 'not a url' } },
+        'Enter a full web address starting with http:// or https://.',
+      ],
+      [
+        {
+          ...base,
+          conditions: { ...base.conditions, keyword: { enabled: true, keyword: '  ', mode: 'missing' } },
+        },
+        'Enter the keyword to look for, or turn the keyword check off.',
+      ],
+      [{ ...base, service: 'shopify' }, 'Only website monitors can be created for now.'],
+      [{ ...base, intervalSeconds: 20 }, 'Choose a check interval between 30 seconds and 24 hours.'],
+      [{ ...base, intervalSeconds: 90_000 }, 'Choose a check interval between 30 seconds and 24 hours.'],
+      [{ ...base, languageCode: 'xx-XX' }, 'Choose one of the alert languages offered.'],
+      [
+        { ...base, emailSettings: { ...base.emailSettings, email: 'no-at-sign' } },
+        /Check the alert settings/,
+      ],
+      [
+        { ...base, smsSettings: { checked: true, name: 'Me', isAgree: true, phone: '+14155550100' } },
+        'Alerts by SMS open with the phone integration: untick it and use email for now.',
+      ],
+      [
+        {
+          ...base,
+          callSettings: { checked: true, name: 'Me', isAgree: true, phone: '+14155550100' },
+          smsSettings: { checked: true, name: 'Me', isAgree: true, phone: '+14155550100' },
+        },
+        'Alerts by phone calls and SMS open with the phone integration: untick them and use email for now.',
+      ],
+      [
+        { ...base, emailSettings: { ...base.emailSettings, email: 'Someone.Else@Shop.Example' } },
+        'Verify someone.else@shop.example first: send a code and enter it.',
+      ],
+    ];
+    for (const [input, message] of cases) {
+      const { status, body } = await api('POST', '/monitor-bff/monitor', owner, input);
+      expect(status, JSON.stringify(input)).toBe(400);
+      expect(body.code).toBe('INVALID');
+      expect(body.message).toMatch(message);
+    }
+  });
+
+  it('bounds the interval and the number of monitors by the plan', async () => {
+    const free = await signUp(t);
+    const tooOften = await api(
+      'POST',
+      '/monitor-bff/monitor',
+      free,
+      websiteMonitor(free.email, { intervalSeconds: 60 }),
+    );
+    expect(tooOften.status).toBe(400);
+    expect(tooOften.body.message).toBe(
+      'The Free plan checks at most every 5 minutes: choose 300 seconds or more, or a bigger plan.',
+    );
+    expect(tooOften.body.details).toEqual([{ path: 'intervalSeconds', message: tooOften.body.message }]);
+    for (let i = 0; i < 3; i++) await createMonitor(t, free);
+    const fourth = await api('POST', '/monitor-bff/monitor', free, websiteMonitor(free.email));
+    expect(fourth.status).toBe(403);
+    expect(fourth.body).toEqual({
+      code: 'FORBIDDEN',
+      message: 'The Free plan watches up to 3 monitors. Delete one or choose a bigger plan.',
+    });
+    // A paid plan whose period has ended bounds like Free.
+    const lapsed = await signUp(t, { name: 'Pro', days: -1 });
+    const lapsedAnswer = await api(
+      'POST',
+      '/monitor-bff/monitor',
+      lapsed,
+      websiteMonitor(lapsed.email, { intervalSeconds: 60 }),
+    );
+    expect(lapsedAnswer.body.message).toMatch(/^The Free plan checks at most every 5 minutes/);
+    const pro = await api(
+      'POST',
+      '/monitor-bff/monitor',
+      owner,
+      websiteMonitor(owner.email, { intervalSeconds: 60 }),
+    );
+    expect(pro.status).toBe(200);
+  });
+
+  it('lists monitors newest first, paged, with status, last check, uptime and open incidents', async () => {
+    const user = await signUp(t, PRO);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(await createMonitor(t, user, { name: `Shop ${i}` }));
+      t.clock.advance(1000);
+    }
+    const now = t.clock.now();
+    await seedResults(t, ids[4]!, [
+      { at: new Date(now.getTime() - 10 * MINUTE_MS), ok: true },
+      { at: new Date(now.getTime() - 5 * MINUTE_MS), ok: true },
+      { at: new Date(now.getTime() - 3 * MINUTE_MS), ok: true },
+      { at: new Date(now.getTime() - 1 * MINUTE_MS), ok: false },
+      // Older than 24 hours: not in uptime24h.
+      { at: new Date(now.getTime() - 25 * HOUR_MS), ok: false },
+    ]);
+    await seedIncident(t, user, ids[4]!);
+    await seedIncident(t, user, ids[4]!, { conditionKey: 'timeout', state: 'resolved' });
+
+    const first = await api('GET', '/monitor-bff/monitor?page=1&pageSize=2', user);
+    expect(first.status).toBe(200);
+    expect(monitorListResponse.parse(first.body)).toEqual(first.body);
+    expect(first.body.data).toMatchObject({ total: 5, page: 1, pageSize: 2 });
+    expect(first.body.data.list.map((m: { name: string }) => m.name)).toEqual(['Shop 4', 'Shop 3']);
+    expect(first.body.data.list[0]).toMatchObject({ uptime24h: 75, openIncidents: 1, status: 'pending' });
+    expect(first.body.data.list[1]).toMatchObject({ uptime24h: null, openIncidents: 0 });
+    const last = await api('GET', '/monitor-bff/monitor?page=3&pageSize=2', user);
+    expect(last.body.data.list.map((m: { name: string }) => m.name)).toEqual(['Shop 0']);
+    const defaults = await api('GET', '/monitor-bff/monitor', user);
+    expect(defaults.body.data).toMatchObject({ page: 1, pageSize: 20, total: 5 });
+    expect((await api('GET', '/monitor-bff/monitor?pageSize=101', user)).status).toBe(400);
+    expect((await api('GET', '/monitor-bff/monitor?page=0', user)).status).toBe(400);
+    const empty = await api('GET', '/monitor-bff/monitor', await signUp(t));
+    expect(empty.body.data).toEqual({ list: [], total: 0, page: 1, pageSize: 20 });
+  });
+
+  it('updates settings and keeps history; a changed interval brings the next check no later than one interval away', async () => {
+    const monitorId = await createMonitor(t, owner, { intervalSeconds: 3600 });
+    await seedResults(t, monitorId, [{ at: t.clock.now(), ok: true }]);
+    // The engine moved the next check one hour on.
+    const repo = createMonitorRepository(t.database.db);
+    const hourOn = new Date(t.clock.now().getTime() + HOUR_MS);
+    await t.database.db.update(monitors).set({ nextCheckAt: hourOn }).where(eq(monitors.id, monitorId));
+    const renamed = await api('PUT', '/monitor-bff/monitor', owner, {
+      ...websiteMonitor(owner.email, { name: 'Renamed', intervalSeconds: 3600 }),
+      monitorId,
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data).toMatchObject({ monitorId, name: 'Renamed', uptime24h: 100 });
+    expect((await repo.findOwned(owner.userId, monitorId))!.nextCheckAt).toEqual(hourOn);
+
+    const faster = await api('PUT', '/monitor-bff/monitor', owner, {
+      ...websiteMonitor(owner.email, { name: 'Renamed', intervalSeconds: 300 }),
+      monitorId,
+    });
+    expect(faster.body.data.intervalSeconds).toBe(300);
+    expect((await repo.findOwned(owner.userId, monitorId))!.nextCheckAt).toEqual(
+      new Date(t.clock.now().getTime() + 300_000),
+    );
+    expect(await resultCount(monitorId)).toBe(1);
+
+    const unknown = await api('PUT', '/monitor-bff/monitor', owner, {
+      ...websiteMonitor(owner.email),
+      monitorId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown.status).toBe(404);
+    const badId = await api('PUT', '/monitor-bff/monitor', owner, {
+      ...websiteMonitor(owner.email),
+      monitorId: 'x',
+    });
+    expect(badId.body).toMatchObject({ code: 'INVALID', message: 'That monitor does not exist.' });
+    const unverified = await api('PUT', '/monitor-bff/monitor', owner, {
+      ...websiteMonitor('new@shop.example'),
+      monitorId,
+    });
+    expect(unverified.body.message).toBe('Verify new@shop.example first: send a code and enter it.');
+  });
+
+  it('pauses and starts several monitors; starting checks a paused one at once', async () => {
+    const a = await createMonitor(t, owner);
+    const b = await createMonitor(t, owner);
+    const paused = await api('POST', '/monitor-bff/monitor-pause', owner, { monitor_ids: [a, b] });
+    expect(paused.body).toEqual({ data: { count: 2 } });
+    const info = await api('GET', `/monitor-bff/monitor-info?monitorId=${a}`, owner);
+    expect(info.body.data).toMatchObject({ status: 'paused', paused: true });
+    t.clock.advance(10 * MINUTE_MS);
+    const started = await api('POST', '/monitor-bff/monitor-start', owner, { monitor_ids: [a] });
+    expect(started.body).toEqual({ data: { count: 1 } });
+    expect(await stored(a)).toMatchObject({ paused: false, nextCheckAt: t.clock.now() });
+    expect(await stored(b)).toMatchObject({ paused: true });
+    expect((await api('POST', '/monitor-bff/monitor-pause', owner, { monitor_ids: [] })).body.message).toBe(
+      'Choose at least one monitor.',
+    );
+    expect((await api('POST', '/monitor-bff/monitor-start', owner, { monitor_ids: 'x' })).status).toBe(400);
+  });
+
+  it('deletes several monitors at once with their history', async () => {
+    const a = await createMonitor(t, owner);
+    const b = await createMonitor(t, owner);
+    const keep = await createMonitor(t, owner);
+    await seedResults(t, a, [{ at: t.clock.now(), ok: true }]);
+    await seedIncident(t, owner, a);
+    const { status, body } = await api('DELETE', `/monitor-bff/monitor?monitor_ids=${a},${b}`, owner);
+    expect(status).toBe(200);
+    expect(body).toEqual({ data: { count: 2 } });
+    expect(await stored(a)).toBeUndefined();
+    expect(await resultCount(a)).toBe(0);
+    expect(await stored(keep)).toBeDefined();
+    const repeated = await api(
+      'DELETE',
+      `/monitor-bff/monitor?monitor_ids=${keep}&monitor_ids=${keep}`,
+      owner,
+    );
+    expect(repeated.body).toEqual({ data: { count: 1 } });
+    expect((await api('DELETE', '/monitor-bff/monitor?monitor_ids=nope', owner)).status).toBe(400);
+    expect((await api('DELETE', '/monitor-bff/monitor', owner)).status).toBe(400);
+  });
+
+  it("answers 404 for another user's monitor on every endpoint, and a mixed bulk request changes nothing", async () => {
+    const mine = await createMonitor(t, owner);
+    const theirs = await createMonitor(t, other);
+    const notFound = { code: 'NOT_FOUND', message: 'That monitor does not exist.' };
+    const answers = [
+      await api('GET', `/monitor-bff/monitor-info?monitorId=${theirs}`, owner),
+      await api('GET', `/monitor-bff/monitor-stats?monitorId=${theirs}`, owner),
+      await api('PUT', '/monitor-bff/monitor', owner, { ...websiteMonitor(owner.email), monitorId: theirs }),
+      await api('DELETE', `/monitor-bff/monitor?monitor_ids=${theirs}`, owner),
+      await api('DELETE', `/monitor-bff/monitor?monitor_ids=${mine},${theirs}`, owner),
+      await api('POST', '/monitor-bff/monitor-pause', owner, { monitor_ids: [mine, theirs] }),
+      await api('POST', '/monitor-bff/monitor-start', owner, { monitor_ids: [theirs] }),
+      await api('GET', `/monitor-bff/monitor/alerts?monitorId=${theirs}`, owner),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual(notFound);
+    }
+    expect(await stored(mine)).toMatchObject({ paused: false });
+    const theirsNow = await api('GET', `/monitor-bff/monitor-info?monitorId=${theirs}`, other);
+    expect(theirsNow.body.data).toMatchObject({ name: 'Storefront', paused: false });
+  });
+
+  it('answers 401 without a session', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    const ids = { monitor_ids: [id] };
+    for (const [method, url, body] of [
+      ['GET', '/monitor-bff/monitor', undefined],
+      ['POST', '/monitor-bff/monitor', websiteMonitor(owner.email)],
+      ['PUT', '/monitor-bff/monitor', { ...websiteMonitor(owner.email), monitorId: id }],
+      ['GET', `/monitor-bff/monitor-info?monitorId=${id}`, undefined],
+      ['DELETE', `/monitor-bff/monitor?monitor_ids=${id}`, undefined],
+      ['POST', '/monitor-bff/monitor-pause', ids],
+      ['POST', '/monitor-bff/monitor-start', ids],
+      ['GET', `/monitor-bff/monitor-stats?monitorId=${id}`, undefined],
+    ] as const) {
+      expect((await api(method, url, undefined, body)).status).toBe(401);
+    }
+  });
+
+  it('GET /monitor-bff/monitor-stats gives uptime over 24 h, 7 d and 30 d and a bucketed series', async () => {
+    // Half past: the newest results fall in the current hour whatever the time the test runs.
+    const offset = t.clock.now().getTime() % HOUR_MS;
+    t.clock.advance((30 * MINUTE_MS - offset + HOUR_MS) % HOUR_MS);
+    const monitorId = await createMonitor(t, owner);
+    const now = t.clock.now().getTime();
+    const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
+    // Rolled-up history: two days ago, and twenty days ago.
+    await seedRollup(t, monitorId, {
+      hour: new Date(hour - 48 * HOUR_MS),
+      checks: 12,
+      failures: 2,
+      p50Ms: 150,
+    });
+    await seedRollup(t, monitorId, { hour: new Date(hour - 480 * HOUR_MS), checks: 10, failures: 10 });
+    // The newest roll-up covers part of the previous hour; its raw results are what count.
+    await seedRollup(t, monitorId, { hour: new Date(hour - HOUR_MS), checks: 1, failures: 0 });
+    await seedResults(t, monitorId, [
+      { at: new Date(hour - 50 * MINUTE_MS), ok: true, responseMs: 100 },
+      { at: new Date(hour - 40 * MINUTE_MS), ok: false, responseMs: null },
+      { at: new Date(now - 2 * MINUTE_MS), ok: true, responseMs: 300 },
+      { at: new Date(now - 1 * MINUTE_MS), ok: true, responseMs: 500 },
+    ]);
+
+    const day = await api('GET', `/monitor-bff/monitor-stats?monitorId=${monitorId}`, owner);
+    expect(day.status).toBe(200);
+    expect(monitorStatsResponse.parse(day.body)).toEqual(day.body);
+    const { range, uptime, series } = day.body.data;
+    expect(range).toBe('24h');
+    expect(uptime).toEqual({ '24h': 75, '7d': 81.25, '30d': 50 });
+    expect(series.length).toBeGreaterThanOrEqual(288);
+    expect(series.length).toBeLessThanOrEqual(289);
+    const withChecks = series.filter((point: { checks: number }) => point.checks > 0);
+    expect(withChecks.reduce((sum: number, point: { checks: number }) => sum + point.checks, 0)).toBe(4);
+    expect(series.at(-1).at <= new Date(now).toISOString()).toBe(true);
+
+    const week = await api('GET', `/monitor-bff/monitor-stats?monitorId=${monitorId}&range=7d`, owner);
+    const points = week.body.data.series;
+    expect(points.length).toBeGreaterThanOrEqual(168);
+    expect(points.find((p: { at: string }) => p.at === new Date(hour - 48 * HOUR_MS).toISOString())).toEqual({
+      at: new Date(hour - 48 * HOUR_MS).toISOString(),
+      checks: 12,
+      failures: 2,
+      p50Ms: 150,
+      p95Ms: 200,
+    });
+    expect(points.find((p: { at: string }) => p.at === new Date(hour - HOUR_MS).toISOString())).toMatchObject(
+      {
+        checks: 2,
+        failures: 1,
+        p50Ms: 100,
+      },
+    );
+    expect(points.at(-1)).toMatchObject({ at: new Date(hour).toISOString(), checks: 2, p50Ms: 400 });
+    const month = await api('GET', `/monitor-bff/monitor-stats?monitorId=${monitorId}&range=30d`, owner);
+    expect(month.body.data.series.length).toBeGreaterThanOrEqual(720);
+    expect(
+      (await api('GET', `/monitor-bff/monitor-stats?monitorId=${monitorId}&range=1y`, owner)).status,
+    ).toBe(400);
+  });
+});

@@ -1,0 +1,305 @@
+import {
+  isAlertSettingsValid,
+  type Monitor,
+  type MonitorInput,
+  type monitorStatsResponse,
+  type MonitorStatus,
+  type Plan,
+  type ServiceId,
+  type WebsiteConditions,
+} from '@vigil/contracts';
+import type { z } from 'zod';
+import type { Repositories, Store } from '../../db/store.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { type Clock, DAY_MS, HOUR_MS, unixSeconds } from '../../lib/clock.ts';
+import { normaliseAddress } from '../contacts/contact.service.ts';
+import { findPlan, FREE_PLAN } from '../plans/plan-catalogue.ts';
+import type { AuthSession } from '../sessions/session.service.ts';
+import type { UserRow } from '../users/user.repository.ts';
+import type { Tally } from './check-history.repository.ts';
+import type { MonitorRow, MonitorSettings } from './monitor.repository.ts';
+import {
+  ALERT_LANGUAGES,
+  CONFIRMATIONS,
+  INTERVAL_SECONDS,
+  isAlertLanguage,
+  REPEAT_INTERVAL_MINUTES,
+  SERVICE_CATALOGUE,
+} from './service-catalogue.ts';
+
+export type MonitorStats = z.infer<typeof monitorStatsResponse>['data'];
+type StatsRange = MonitorStats['range'];
+
+interface AlertSettingsColumn {
+  callSettings: Monitor['callSettings'];
+  smsSettings: Monitor['smsSettings'];
+  emailSettings: Monitor['emailSettings'];
+}
+
+export const MONITOR_NOT_FOUND = 'That monitor does not exist.';
+const notFound = () => new AppError('NOT_FOUND', MONITOR_NOT_FOUND);
+const accountGone = () => new AppError('UNAUTHORIZED', 'Your session has ended. Sign in again.');
+
+const RANGE_MS: Record<StatsRange, number> = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS };
+const FIVE_MINUTES_S = 300;
+
+/** A paid plan whose period has ended bounds like Free until it is paid again. */
+export function planOf(user: UserRow, now: Date): Plan {
+  const plan = findPlan(user.plan) ?? FREE_PLAN;
+  if (plan.checkout && (user.planExpiresAt ?? 0) <= unixSeconds(now)) return FREE_PLAN;
+  return plan;
+}
+
+/** "5 minutes", "minute", "30 seconds": how often a plan may check, in words. */
+function everyInWords(seconds: number): string {
+  if (seconds === 60) return 'minute';
+  if (seconds % 60 === 0) return `${seconds / 60} minutes`;
+  return `${seconds} seconds`;
+}
+
+function invalid(path: string, message: string): AppError {
+  return new AppError('INVALID', message, { details: [{ path, message }] });
+}
+
+/** Percentage of checks that passed, two decimals; null before any check. */
+export function uptimeOf(tally: Tally | undefined): number | null {
+  if (!tally || tally.checks === 0) return null;
+  return Math.round(((tally.checks - tally.failures) / tally.checks) * 10_000) / 100;
+}
+
+function toSettings(input: MonitorInput): MonitorSettings {
+  const alertSettings: AlertSettingsColumn = {
+    callSettings: input.callSettings,
+    smsSettings: input.smsSettings,
+    // Stored as verified (lower case), so the engine alerts exactly the address that was proved.
+    emailSettings: { ...input.emailSettings, email: normaliseAddress(input.emailSettings.email) },
+  };
+  return {
+    name: input.name,
+    service: input.service,
+    target: input.target,
+    conditions: input.conditions,
+    intervalSeconds: input.intervalSeconds,
+    repeatIntervalMinutes: input.repeatIntervalMinutes,
+    confirmations: input.confirmations,
+    alertSettings,
+    languageCode: input.languageCode,
+  };
+}
+
+export function toMonitor(
+  row: MonitorRow,
+  extra: { uptime24h: number | null; openIncidents: number },
+): Monitor {
+  const alertSettings = row.alertSettings as AlertSettingsColumn;
+  return {
+    monitorId: row.id,
+    name: row.name,
+    service: row.service as ServiceId,
+    target: row.target as Monitor['target'],
+    conditions: row.conditions as WebsiteConditions,
+    intervalSeconds: row.intervalSeconds,
+    repeatIntervalMinutes: row.repeatIntervalMinutes,
+    confirmations: row.confirmations,
+    languageCode: row.languageCode,
+    callSettings: alertSettings.callSettings,
+    smsSettings: alertSettings.smsSettings,
+    emailSettings: alertSettings.emailSettings,
+    status: row.paused ? 'paused' : (row.status as MonitorStatus),
+    paused: row.paused,
+    lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+    lastResponseMs: row.lastResponseMs,
+    lastError: row.lastError,
+    uptime24h: extra.uptime24h,
+    openIncidents: extra.openIncidents,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function createMonitorService(deps: { store: Store; clock: Clock }) {
+  const { store, clock } = deps;
+
+  async function userOf(session: AuthSession): Promise<UserRow> {
+    const user = await store.users.findById(session.userId);
+    if (!user) throw accountGone();
+    return user;
+  }
+
+  /** What the contract cannot know: the catalogue's bounds, the plan, the channels open today, verification. */
+  async function checkSettings(user: UserRow, input: MonitorInput): Promise<void> {
+    // The contract applies the spec's rule already; checked again here because this is the rule that matters.
+    if (!isAlertSettingsValid(input)) {
+      throw invalid('emailSettings', 'Check the alert settings: each ticked channel needs its contact.');
+    }
+    if (!isAlertLanguage(input.languageCode)) {
+      throw invalid('languageCode', 'Choose one of the alert languages offered.');
+    }
+    if (input.intervalSeconds < INTERVAL_SECONDS.min || input.intervalSeconds > INTERVAL_SECONDS.max) {
+      throw invalid('intervalSeconds', 'Choose a check interval between 30 seconds and 24 hours.');
+    }
+    const plan = planOf(user, clock.now());
+    if (input.intervalSeconds < plan.minIntervalSeconds) {
+      throw invalid(
+        'intervalSeconds',
+        `The ${plan.name} plan checks at most every ${everyInWords(plan.minIntervalSeconds)}: choose ${plan.minIntervalSeconds} seconds or more, or a bigger plan.`,
+      );
+    }
+    const phoneChannels = [
+      input.callSettings.checked ? 'phone calls' : null,
+      input.smsSettings.checked ? 'SMS' : null,
+    ].filter((channel) => channel !== null);
+    if (phoneChannels.length > 0) {
+      throw invalid(
+        input.callSettings.checked ? 'callSettings' : 'smsSettings',
+        `Alerts by ${phoneChannels.join(' and ')} open with the phone integration: untick ${phoneChannels.length > 1 ? 'them' : 'it'} and use email for now.`,
+      );
+    }
+    if (input.emailSettings.checked) {
+      const address = normaliseAddress(input.emailSettings.email);
+      if (!(await store.contacts.isVerified({ userId: user.id, channel: 'email', address }))) {
+        throw invalid('emailSettings.email', `Verify ${address} first: send a code and enter it.`);
+      }
+    }
+  }
+
+  async function present(rows: MonitorRow[]): Promise<Monitor[]> {
+    const ids = rows.map((row) => row.id);
+    const [tallies, incidents] = await Promise.all([
+      store.checkHistory.tallies(ids, new Date(clock.now().getTime() - DAY_MS)),
+      store.incidents.unresolvedCounts(ids),
+    ]);
+    return rows.map((row) =>
+      toMonitor(row, { uptime24h: uptimeOf(tallies.get(row.id)), openIncidents: incidents.get(row.id) ?? 0 }),
+    );
+  }
+
+  async function presentOne(row: MonitorRow): Promise<Monitor> {
+    return (await present([row]))[0]!;
+  }
+
+  /**
+   * Pause, start and delete act on all the ids or none: an id the caller does not own (or a repeated one that
+   * is gone) makes the whole request 404, before anything changes.
+   */
+  async function forAllOwned(
+    session: AuthSession,
+    ids: string[],
+    work: (tx: Repositories, distinct: string[]) => Promise<number>,
+  ): Promise<number> {
+    const distinct = [...new Set(ids)];
+    return store.transaction(async (tx) => {
+      if ((await tx.monitors.lockOwned(session.userId, distinct)) !== distinct.length) throw notFound();
+      return work(tx, distinct);
+    });
+  }
+
+  return {
+    catalogue: () => ({
+      list: [...SERVICE_CATALOGUE],
+      languages: [...ALERT_LANGUAGES],
+      intervalSeconds: { ...INTERVAL_SECONDS },
+      repeatIntervalMinutes: { ...REPEAT_INTERVAL_MINUTES },
+      confirmations: { ...CONFIRMATIONS },
+    }),
+
+    async create(session: AuthSession, input: MonitorInput): Promise<Monitor> {
+      const user = await userOf(session);
+      await checkSettings(user, input);
+      const plan = planOf(user, clock.now());
+      const row = await store.transaction(async (tx) => {
+        await tx.monitors.lockOwner(user.id);
+        if ((await tx.monitors.countOfUser(user.id)) >= plan.maxMonitors) {
+          throw new AppError(
+            'FORBIDDEN',
+            `The ${plan.name} plan watches up to ${plan.maxMonitors} monitors. Delete one or choose a bigger plan.`,
+          );
+        }
+        return tx.monitors.insert(user.id, toSettings(input), clock.now());
+      });
+      return presentOne(row);
+    },
+
+    async update(session: AuthSession, body: MonitorInput & { monitorId: string }): Promise<Monitor> {
+      const existing = await store.monitors.findOwned(session.userId, body.monitorId);
+      if (!existing) throw notFound();
+      await checkSettings(await userOf(session), body);
+      const row = await store.monitors.updateSettings(
+        session.userId,
+        body.monitorId,
+        toSettings(body),
+        clock.now(),
+      );
+      if (!row) throw notFound();
+      return presentOne(row);
+    },
+
+    async list(session: AuthSession, page: number, pageSize: number) {
+      const [total, rows] = await Promise.all([
+        store.monitors.countOfUser(session.userId),
+        store.monitors.pageOfUser(session.userId, pageSize, (page - 1) * pageSize),
+      ]);
+      return { list: await present(rows), total, page, pageSize };
+    },
+
+    async get(session: AuthSession, monitorId: string): Promise<Monitor> {
+      const row = await store.monitors.findOwned(session.userId, monitorId);
+      if (!row) throw notFound();
+      return presentOne(row);
+    },
+
+    remove: (session: AuthSession, ids: string[]) =>
+      forAllOwned(session, ids, (tx, distinct) => tx.monitors.deleteOwned(session.userId, distinct)),
+
+    pause: (session: AuthSession, ids: string[]) =>
+      forAllOwned(session, ids, (tx, distinct) =>
+        tx.monitors.setPaused(session.userId, distinct, true, clock.now()),
+      ),
+
+    start: (session: AuthSession, ids: string[]) =>
+      forAllOwned(session, ids, (tx, distinct) =>
+        tx.monitors.setPaused(session.userId, distinct, false, clock.now()),
+      ),
+
+    /**
+     * Uptime over 24 h, 7 d and 30 d, and the chosen range's series: 5-minute buckets of raw results for 24 h,
+     * hourly buckets for 7 d and 30 d. Every bucket of the range is listed, empty ones with 0 checks.
+     */
+    async stats(session: AuthSession, monitorId: string, range: StatsRange): Promise<MonitorStats> {
+      const row = await store.monitors.findOwned(session.userId, monitorId);
+      if (!row) throw notFound();
+      const now = clock.now();
+      const since = (r: StatsRange) => new Date(now.getTime() - RANGE_MS[r]);
+      const [day, week, month] = await Promise.all(
+        (['24h', '7d', '30d'] as const).map((r) => store.checkHistory.tallies([monitorId], since(r))),
+      );
+      const bucketMs = range === '24h' ? FIVE_MINUTES_S * 1000 : HOUR_MS;
+      const first = Math.floor(since(range).getTime() / bucketMs) * bucketMs;
+      const buckets =
+        range === '24h'
+          ? await store.checkHistory.rawBuckets(monitorId, new Date(first), FIVE_MINUTES_S)
+          : await store.checkHistory.hourlyBuckets(monitorId, new Date(first));
+      const byStart = new Map(buckets.map((bucket) => [bucket.at, bucket]));
+      const series: MonitorStats['series'] = [];
+      for (let at = first; at <= now.getTime(); at += bucketMs) {
+        const bucket = byStart.get(at);
+        series.push({
+          at: new Date(at).toISOString(),
+          checks: bucket?.checks ?? 0,
+          failures: bucket?.failures ?? 0,
+          p50Ms: bucket?.p50Ms ?? null,
+          p95Ms: bucket?.p95Ms ?? null,
+        });
+      }
+      return {
+        range,
+        uptime: {
+          '24h': uptimeOf(day!.get(monitorId)),
+          '7d': uptimeOf(week!.get(monitorId)),
+          '30d': uptimeOf(month!.get(monitorId)),
+        },
+        series,
+      };
+    },
+  };
+}
+export type MonitorService = ReturnType<typeof createMonitorService>;

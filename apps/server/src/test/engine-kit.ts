@@ -1,0 +1,70 @@
+import type { WebsiteConditions } from '@vigil/contracts';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { monitors } from '../db/schema.ts';
+import type { Store } from '../db/store.ts';
+import { newMonitorKey } from '../modules/auth/auth.service.ts';
+import { uniqueEmail } from './test-app.ts';
+
+export const WEBSITE_CONDITIONS: WebsiteConditions = {
+  http_status: { enabled: true },
+  timeout: { enabled: true, timeoutMs: 5000 },
+  keyword: { enabled: false, keyword: '', mode: 'missing' },
+  slow_response: { enabled: false, thresholdMs: 2000 },
+  tls_expiry: { enabled: false, days: 14 },
+  password_page: { enabled: false },
+};
+
+/** A user whose email is a verified alert contact. */
+export async function userWithVerifiedEmail(store: Store, now: Date): Promise<{ id: string; email: string }> {
+  const email = uniqueEmail('owner');
+  const user = await store.users.insert({ email, passwordHash: null, monitorKey: newMonitorKey(), now });
+  await store.contacts.markVerified({ userId: user.id, channel: 'email', address: email }, now);
+  return { id: user.id, email };
+}
+
+export interface TestMonitor {
+  userId: string;
+  url: string;
+  email: string;
+  name?: string;
+  nextCheckAt: Date;
+  intervalSeconds?: number;
+  confirmations?: number;
+  repeatIntervalMinutes?: number;
+  conditions?: WebsiteConditions;
+  paused?: boolean;
+}
+
+/** A website monitor row as the monitors API writes it. */
+export async function insertMonitor(db: Db, m: TestMonitor): Promise<string> {
+  const [row] = await db
+    .insert(monitors)
+    .values({
+      userId: m.userId,
+      name: m.name ?? 'Shop front',
+      service: 'website',
+      target: { url: m.url },
+      conditions: m.conditions ?? WEBSITE_CONDITIONS,
+      intervalSeconds: m.intervalSeconds ?? 60,
+      repeatIntervalMinutes: m.repeatIntervalMinutes ?? 0,
+      confirmations: m.confirmations ?? 1,
+      alertSettings: {
+        callSettings: { checked: false, name: '', isAgree: false, phone: '' },
+        smsSettings: { checked: false, name: '', isAgree: false, phone: '' },
+        emailSettings: { checked: true, name: 'Owner', isAgree: false, email: m.email },
+      },
+      languageCode: 'en-US',
+      paused: m.paused ?? false,
+      nextCheckAt: m.nextCheckAt,
+      createdAt: m.nextCheckAt,
+      updatedAt: m.nextCheckAt,
+    })
+    .returning({ id: monitors.id });
+  return row!.id;
+}
+
+export async function monitorRow(db: Db, id: string) {
+  const [row] = await db.select().from(monitors).where(eq(monitors.id, id));
+  return row!;
+}

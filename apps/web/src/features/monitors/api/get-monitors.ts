@@ -1,0 +1,15 @@
+import type { Monitor } from '@vigil/contracts';
+import { api } from '../../../lib/api-client.ts';
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export const MONITOR_PAGE_SIZE = 20;
+
+export function getMonitors(query: { page: number; pageSize: number }, signal?: AbortSignal) {
+  return api.get<Page<Monitor>>('/monitor-bff/monitor', { params: query, ...(signal ? { signal } : {}) });
+}

@@ -1,0 +1,246 @@
+import { Suspense, lazy, useState, type ReactNode } from 'react';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { Link, useNavigate } from 'react-router';
+import { STATS_RANGES, type Monitor, type StatsRange } from '@vigil/contracts';
+import {
+  IconAlertTriangle,
+  IconArrowLeft,
+  IconPencil,
+  IconPlayerPause,
+  IconPlayerPlay,
+  IconTrash,
+} from '../../../components/icons.tsx';
+import { ErrorState, SectionSpinner } from '../../../components/page-states.tsx';
+import {
+  formatDateTime,
+  formatInterval,
+  formatMs,
+  formatPercent,
+  formatRelativeTime,
+} from '../../../lib/format-time.ts';
+import { useRequest } from '../../../lib/use-request.ts';
+import { getMonitorInfo } from '../api/get-monitor-info.ts';
+import { getMonitorStats } from '../api/get-monitor-stats.ts';
+import { summariseStats } from '../stats-summary.ts';
+import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
+import { MonitorStatusBadge } from './monitor-status-badge.tsx';
+import { useMonitorActions } from './use-monitor-actions.ts';
+
+const ResponseTimeChart = lazy(() => import('./response-time-chart.tsx'));
+
+const RANGE_OPTIONS = STATS_RANGES.map((range) => ({
+  value: range,
+  label: { '24h': '24 hours', '7d': '7 days', '30d': '30 days' }[range],
+}));
+
+function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text fz={24} fw={700} mt={4}>
+        {value}
+      </Text>
+      {hint ? (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      ) : null}
+    </Paper>
+  );
+}
+
+function ResponseTimes({
+  monitor,
+  range,
+  onRange,
+}: {
+  monitor: Monitor;
+  range: StatsRange;
+  onRange: (range: StatsRange) => void;
+}) {
+  const stats = useRequest(`stats:${monitor.monitorId}:${range}`, (signal) =>
+    getMonitorStats({ monitorId: monitor.monitorId, range }, signal),
+  );
+  const uptime = stats.data?.uptime;
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
+        <Stat label="Uptime, 24 hours" value={formatPercent(uptime?.['24h'] ?? monitor.uptime24h)} />
+        <Stat label="Uptime, 7 days" value={formatPercent(uptime?.['7d'] ?? null)} />
+        <Stat label="Uptime, 30 days" value={formatPercent(uptime?.['30d'] ?? null)} />
+      </SimpleGrid>
+      <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="response-times">
+        <Group justify="space-between" mb="md" gap="sm">
+          <Title order={2} fz="lg" id="response-times">
+            Response time
+          </Title>
+          <SegmentedControl
+            aria-label="Period"
+            size="xs"
+            data={RANGE_OPTIONS}
+            value={range}
+            onChange={(value) => onRange(value as StatsRange)}
+          />
+        </Group>
+        {stats.data === undefined && stats.status === 'failed' ? (
+          <ErrorState title="The response times could not be loaded" onRetry={stats.reload} />
+        ) : stats.data === undefined || stats.data.range !== range ? (
+          <Skeleton h={260} radius="md" aria-label="Loading response times" />
+        ) : (
+          <figure style={{ margin: 0 }}>
+            <Suspense fallback={<Skeleton h={260} radius="md" />}>
+              <ResponseTimeChart stats={stats.data} />
+            </Suspense>
+            <Text component="figcaption" size="sm" c="dimmed" mt="sm">
+              {summariseStats(stats.data)}
+            </Text>
+          </figure>
+        )}
+      </Card>
+    </>
+  );
+}
+
+/** One monitor: its status and target, actions, uptime, response times and (from the page) its incidents. */
+export function MonitorDetail({ monitorId, incidents }: { monitorId: string; incidents: ReactNode }) {
+  const navigate = useNavigate();
+  const info = useRequest(`monitor:${monitorId}`, (signal) => getMonitorInfo(monitorId, signal));
+  const [range, setRange] = useState<StatsRange>('24h');
+  const [confirming, setConfirming] = useState(false);
+  const { running, run } = useMonitorActions();
+
+  const back = (
+    <Anchor component={Link} to="/monitor" size="sm">
+      <Group gap={4} component="span">
+        <IconArrowLeft size={14} /> All monitors
+      </Group>
+    </Anchor>
+  );
+
+  const monitor = info.data;
+  if (monitor === undefined) {
+    return (
+      <Stack gap="lg">
+        {back}
+        {info.status === 'failed' ? (
+          <ErrorState title="This monitor could not be loaded" onRetry={info.reload}>
+            It may have been deleted. Go back to all monitors, or try again.
+          </ErrorState>
+        ) : (
+          <SectionSpinner label="Loading the monitor" />
+        )}
+      </Stack>
+    );
+  }
+
+  async function toggle(current: Monitor) {
+    if (await run(current.paused ? 'start' : 'pause', [current.monitorId])) info.reload();
+  }
+
+  async function remove(current: Monitor) {
+    if (await run('delete', [current.monitorId])) void navigate('/monitor', { replace: true });
+  }
+
+  return (
+    <Stack gap="lg">
+      {back}
+      <Group justify="space-between" align="flex-start" gap="md">
+        <Stack gap={4} style={{ minWidth: 0 }}>
+          <Group gap="sm">
+            <Title order={1} fz={28}>
+              {monitor.name}
+            </Title>
+            <MonitorStatusBadge status={monitor.status} />
+          </Group>
+          <Anchor
+            href={monitor.target.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            size="sm"
+            truncate="end"
+          >
+            {monitor.target.url}
+          </Anchor>
+          <Text size="sm" c="dimmed">
+            Checked every {formatInterval(monitor.intervalSeconds)}
+            {monitor.lastCheckedAt
+              ? ` · last check ${formatRelativeTime(monitor.lastCheckedAt)} (${formatDateTime(monitor.lastCheckedAt)})`
+              : ' · not checked yet'}
+            {monitor.lastResponseMs !== null ? ` · answered in ${formatMs(monitor.lastResponseMs)}` : ''}
+          </Text>
+        </Stack>
+        <Group gap="xs">
+          <Button
+            variant="default"
+            leftSection={monitor.paused ? <IconPlayerPlay size={16} /> : <IconPlayerPause size={16} />}
+            loading={running === 'pause' || running === 'start'}
+            disabled={running !== null}
+            onClick={() => void toggle(monitor)}
+          >
+            {monitor.paused ? 'Start' : 'Pause'}
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconPencil size={16} />}
+            component={Link}
+            to={`/monitor_edit?monitorId=${encodeURIComponent(monitor.monitorId)}`}
+          >
+            Edit
+          </Button>
+          <Button
+            color="red"
+            variant="light"
+            leftSection={<IconTrash size={16} />}
+            disabled={running !== null}
+            onClick={() => setConfirming(true)}
+          >
+            Delete
+          </Button>
+        </Group>
+      </Group>
+
+      {monitor.status === 'down' && monitor.lastError ? (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle />} title="The last check failed">
+          {monitor.lastError}
+        </Alert>
+      ) : null}
+      {monitor.paused ? (
+        <Alert color="yellow" variant="light" title="Paused">
+          No checks run and no alerts go out until you start this monitor again.
+        </Alert>
+      ) : null}
+
+      <ResponseTimes monitor={monitor} range={range} onRange={setRange} />
+
+      <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="monitor-incidents">
+        <Title order={2} fz="lg" id="monitor-incidents" mb="md">
+          Recent incidents
+        </Title>
+        {incidents}
+      </Card>
+
+      <ConfirmDeleteModal
+        opened={confirming}
+        names={[monitor.name]}
+        deleting={running === 'delete'}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void remove(monitor)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,300 @@
+import { useState, type ReactNode } from 'react';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { ErrorDetail, MonitorInput } from '@vigil/contracts';
+import { IconAlertTriangle, IconMessage, IconPhone } from '../../../components/icons.tsx';
+import { useRequest } from '../../../lib/use-request.ts';
+import { getVerifiedContacts } from '../api/get-verified-contacts.ts';
+import {
+  checkMonitorForm,
+  defaultConditions,
+  intervalHint,
+  intervalOptions,
+  languageOptions,
+  repeatOptions,
+  normaliseEmail,
+  serviceOf,
+  type MonitorFormLimits,
+  type MonitorFormValues,
+} from '../monitor-form.ts';
+import { ConditionFields } from './condition-fields.tsx';
+import { EmailChannelFields } from './email-channel-fields.tsx';
+import { PhoneChannelFields } from './phone-channel-fields.tsx';
+import { ServicePicker } from './service-picker.tsx';
+
+/** The server's field paths (contracts) → the form's. */
+export function formFieldOf(path: string): string {
+  if (path === 'target.url' || path === 'target') return 'url';
+  if (path === 'emailSettings') return 'alertSettings';
+  const channel = /^(email|sms|call)Settings\.(.+)$/.exec(path);
+  if (channel) {
+    const [, name, field] = channel;
+    return `${name}.${field === 'phone' ? 'national' : field}`;
+  }
+  return path;
+}
+
+function Section({
+  id,
+  title,
+  description,
+  children,
+}: {
+  id: string;
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={id}>
+      <Stack gap="md">
+        <Stack gap={2}>
+          <Title order={2} fz="lg" id={id}>
+            {title}
+          </Title>
+          {description ? (
+            <Text size="sm" c="dimmed">
+              {description}
+            </Text>
+          ) : null}
+        </Stack>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+interface MonitorFormProps {
+  limits: MonitorFormLimits;
+  initialValues: MonitorFormValues;
+  editing: boolean;
+  /** Sends the body; resolves with the server's field errors when it refused, nothing when it saved. */
+  onSubmit: (body: MonitorInput) => Promise<ErrorDetail[] | undefined>;
+  onCancel: () => void;
+  /** A link to the plans, shown beside the interval hint. */
+  plansLink?: ReactNode;
+}
+
+/** The one form of /monitor_create and /monitor_edit. */
+export function MonitorForm({
+  limits,
+  initialValues,
+  editing,
+  onSubmit,
+  onCancel,
+  plansLink,
+}: MonitorFormProps) {
+  const [submitting, setSubmitting] = useState(false);
+  const form = useForm<MonitorFormValues>({ mode: 'controlled', initialValues });
+  const values = form.getValues();
+  const service = serviceOf(limits.catalogue, values.service);
+  const plan = limits.plan;
+  const contacts = useRequest('verified-contacts', getVerifiedContacts);
+  const [verifiedNow, setVerifiedNow] = useState<string[]>([]);
+  // Unknown until the list arrives; if it cannot be loaded the server still checks on save.
+  const verifiedEmails = contacts.data
+    ? [
+        ...verifiedNow,
+        ...contacts.data.list
+          .filter((contact) => contact.channel === 'email')
+          .map((contact) => normaliseEmail(contact.address)),
+      ]
+    : undefined;
+
+  async function submit() {
+    const { errors, body } = checkMonitorForm(form.getValues(), { ...limits, verifiedEmails });
+    form.setErrors(errors);
+    if (!body) return;
+    setSubmitting(true);
+    const details = await onSubmit(body);
+    setSubmitting(false);
+    if (details && details.length > 0) {
+      form.setErrors(Object.fromEntries(details.map((detail) => [formFieldOf(detail.path), detail.message])));
+    }
+  }
+
+  const errorCount = Object.keys(form.errors).length;
+  const knownFields = new Set([
+    'service',
+    'name',
+    'url',
+    'conditions',
+    'intervalSeconds',
+    'repeatIntervalMinutes',
+    'confirmations',
+    'languageCode',
+    'alertSettings',
+  ]);
+  const otherErrors = Object.entries(form.errors).filter(
+    ([field]) =>
+      !knownFields.has(field) && !/^(conditions\.[^.]+\.[^.]+|email\.(name|email)|sms\.|call\.)/.test(field),
+  );
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+      noValidate
+      aria-label={editing ? 'Edit monitor' : 'New monitor'}
+    >
+      <Stack gap="lg" maw={880}>
+        <Section id="monitor-what" title="What to watch">
+          <ServicePicker
+            services={limits.catalogue.list}
+            value={values.service}
+            onChange={(next) => {
+              form.setFieldValue('service', next);
+              form.setFieldValue('conditions', defaultConditions(serviceOf(limits.catalogue, next)));
+            }}
+            error={form.errors.service as string | undefined}
+            locked={editing}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <TextInput
+              label="Name"
+              placeholder="Storefront home page"
+              required
+              maxLength={100}
+              {...form.getInputProps('name')}
+            />
+            <TextInput
+              label={service?.targetLabel ?? 'Address'}
+              placeholder="https://shop.example.com"
+              description="The full address, starting with https:// or http://"
+              type="url"
+              required
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              {...form.getInputProps('url')}
+            />
+          </SimpleGrid>
+        </Section>
+
+        {service ? (
+          <Section
+            id="monitor-checks"
+            title="Checks"
+            description="An incident opens when a check that is on fails."
+          >
+            <ConditionFields service={service} form={form} />
+          </Section>
+        ) : null}
+
+        <Section id="monitor-schedule" title="Schedule">
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+            <Select
+              label="Check every"
+              data={intervalOptions(
+                limits,
+                initialValues.intervalSeconds ? Number(initialValues.intervalSeconds) : undefined,
+              )}
+              allowDeselect={false}
+              description={
+                <>
+                  {intervalHint(limits)} {plan ? plansLink : null}
+                </>
+              }
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              {...form.getInputProps('intervalSeconds')}
+            />
+            <NumberInput
+              label="Failed checks before alerting"
+              description="Re-checks first, so one blip does not wake you."
+              min={limits.catalogue.confirmations.min}
+              max={limits.catalogue.confirmations.max}
+              allowDecimal={false}
+              allowNegative={false}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              {...form.getInputProps('confirmations')}
+            />
+            <Select
+              label="Repeat the alert"
+              description="Until the incident is acknowledged or resolved."
+              data={repeatOptions(limits, Number(initialValues.repeatIntervalMinutes))}
+              allowDeselect={false}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              {...form.getInputProps('repeatIntervalMinutes')}
+            />
+          </SimpleGrid>
+        </Section>
+
+        <Section
+          id="monitor-alerts"
+          title="Alerts"
+          description="Who to alert, and how. Without a ticked channel, incidents still show on the Alerts page."
+        >
+          <Select
+            label="Alert language"
+            data={languageOptions(limits.catalogue)}
+            allowDeselect={false}
+            searchable
+            w={{ base: '100%', xs: 280 }}
+            {...form.getInputProps('languageCode')}
+          />
+          <EmailChannelFields
+            form={form}
+            isVerified={(address) => verifiedEmails?.includes(address) ?? false}
+            onVerified={(address) => setVerifiedNow((list) => [...list, address])}
+          />
+          <PhoneChannelFields
+            channel="sms"
+            form={form}
+            icon={<IconMessage size={16} />}
+            note="Text message alerts open with Vigil's phone integration. Until then, alerts go out by email."
+          />
+          <PhoneChannelFields
+            channel="call"
+            form={form}
+            icon={<IconPhone size={16} />}
+            note={`Call alerts open with Vigil's phone integration${plan && !plan.channels.includes('call') ? ', on plans that include calls' : ''}. Until then, alerts go out by email.`}
+          />
+          {form.errors.alertSettings ? (
+            <Alert color="red" variant="light" icon={<IconAlertTriangle />} role="alert">
+              {form.errors.alertSettings}
+            </Alert>
+          ) : null}
+        </Section>
+
+        {errorCount > 0 ? (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertTriangle />}
+            role="alert"
+            title="Some fields need attention"
+          >
+            {otherErrors.length > 0
+              ? otherErrors.map(([field, message]) => (
+                  <Text size="sm" key={field}>
+                    {String(message)}
+                  </Text>
+                ))
+              : 'Fix the fields marked in red, then save again.'}
+          </Alert>
+        ) : null}
+
+        <Group>
+          <Button type="submit" loading={submitting}>
+            {editing ? 'Save changes' : 'Create monitor'}
+          </Button>
+          <Button variant="default" onClick={onCancel} disabled={submitting}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { aMonitor, catalogue, freePlan, proPlan } from '../../test/monitor-fixtures.ts';
+import {
+  ALERT_SETTINGS_MESSAGE,
+  checkMonitorForm,
+  initialFormValues,
+  intervalHint,
+  intervalOptions,
+  languageOptions,
+  type MonitorFormValues,
+} from './monitor-form.ts';
+
+const free = { catalogue, plan: freePlan };
+
+function filled(change: (values: MonitorFormValues) => void = () => {}): MonitorFormValues {
+  const values = initialFormValues(free);
+  values.name = 'Storefront';
+  values.url = 'https://shop.example.com';
+  values.email = { checked: true, name: 'Ana', email: 'ana@shop.com' };
+  change(values);
+  return values;
+}
+
+describe('checkMonitorForm()', () => {
+  it('builds the contracts body from a filled form', () => {
+    const { errors, body } = checkMonitorForm(filled(), free);
+    expect(errors).toEqual({});
+    expect(body).toMatchObject({
+      name: 'Storefront',
+      service: 'website',
+      target: { url: 'https://shop.example.com' },
+      intervalSeconds: 300,
+      repeatIntervalMinutes: 30,
+      confirmations: 2,
+      languageCode: 'en-US',
+      emailSettings: { checked: true, name: 'Ana', email: 'ana@shop.com' },
+      smsSettings: { checked: false, phone: '' },
+      callSettings: { checked: false, phone: '' },
+    });
+    expect(body?.conditions.timeout).toEqual({ enabled: true, timeoutMs: 10_000 });
+    expect(body?.conditions.keyword).toEqual({ enabled: false, keyword: '', mode: 'missing' });
+  });
+
+  it('accepts a monitor with no alert channel ticked (the spec: valid if none is ticked)', () => {
+    const { errors, body } = checkMonitorForm(
+      filled((v) => (v.email.checked = false)),
+      free,
+    );
+    expect(errors).toEqual({});
+    expect(body?.emailSettings.checked).toBe(false);
+  });
+
+  it.each([
+    ['a top-level part of one character', 'ana@shop.c'],
+    ['two @', 'ana@@shop.com'],
+    ['whitespace', 'ana @shop.com'],
+    ['nothing', ''],
+  ])('refuses a ticked email channel with %s', (_, email) => {
+    const { errors, body } = checkMonitorForm(
+      filled((v) => (v.email.email = email)),
+      free,
+    );
+    expect(body).toBeNull();
+    expect(errors['email.email']).toMatch(/email/i);
+  });
+
+  it('asks to verify a ticked email the user has not proved, once the verified list is known', () => {
+    const values = filled((v) => (v.email.email = 'Ops@Shop.com'));
+    const unknown = checkMonitorForm(values, { ...free, verifiedEmails: ['ana@shop.com'] });
+    expect(unknown.body).toBeNull();
+    expect(unknown.errors['email.email']).toBe('Verify Ops@Shop.com first: send a code and enter it.');
+    expect(checkMonitorForm(values, { ...free, verifiedEmails: ['ops@shop.com'] }).body).not.toBeNull();
+    // Not known (the list failed to load): the server decides.
+    expect(checkMonitorForm(values, free).body).not.toBeNull();
+  });
+
+  it('ignores the address of an unticked email channel', () => {
+    const { body } = checkMonitorForm(
+      filled((v) => (v.email = { checked: false, name: '', email: 'not an email' })),
+      free,
+    );
+    expect(body).not.toBeNull();
+  });
+
+  it('refuses a ticked phone channel without consent, per the spec rule', () => {
+    const values = filled((v) => {
+      v.sms = { checked: true, name: 'Ana', isAgree: false, country: 'us', national: '201 555 0123' };
+    });
+    const { errors, body } = checkMonitorForm(values, free);
+    expect(body).toBeNull();
+    expect(errors['sms.isAgree']).toMatch(/consent/);
+  });
+
+  it('needs the keyword when the keyword check is on, with the contracts message', () => {
+    const on = filled((v) => (v.conditions.keyword = { enabled: true, keyword: '  ', mode: 'missing' }));
+    const refused = checkMonitorForm(on, free);
+    expect(refused.body).toBeNull();
+    expect(refused.errors['conditions.keyword.keyword']).toBe(
+      'Enter the keyword to look for, or turn the keyword check off.',
+    );
+    const given = filled(
+      (v) => (v.conditions.keyword = { enabled: true, keyword: 'Add to cart', mode: 'missing' }),
+    );
+    expect(checkMonitorForm(given, free).body?.conditions.keyword).toEqual({
+      enabled: true,
+      keyword: 'Add to cart',
+      mode: 'missing',
+    });
+  });
+
+  it('keeps condition parameters within the catalogue bounds', () => {
+    const values = filled((v) => (v.conditions.timeout = { enabled: true, timeoutMs: 500 }));
+    expect(checkMonitorForm(values, free).errors['conditions.timeout.timeoutMs']).toBe(
+      'Enter a whole number from 1,000 to 30,000 ms.',
+    );
+    const off = filled((v) => (v.conditions.timeout = { enabled: false, timeoutMs: 500 }));
+    const { errors, body } = checkMonitorForm(off, free);
+    expect(errors['conditions.timeout.timeoutMs']).toBeUndefined();
+    // A check that is off still sends a value the contracts accept: the catalogue's default.
+    expect(body?.conditions.timeout).toEqual({ enabled: false, timeoutMs: 10_000 });
+  });
+
+  it('needs at least one check turned on', () => {
+    const values = filled((v) => {
+      for (const condition of Object.values(v.conditions)) condition.enabled = false;
+    });
+    expect(checkMonitorForm(values, free).errors.conditions).toBe('Turn on at least one check.');
+  });
+
+  it("refuses an interval shorter than the plan's, naming the plan", () => {
+    const values = filled((v) => (v.intervalSeconds = '60'));
+    const { errors, body } = checkMonitorForm(values, free);
+    expect(body).toBeNull();
+    expect(errors.intervalSeconds).toMatch(/^Your Free plan checks at most every 5 minutes\./);
+    expect(checkMonitorForm(values, { catalogue, plan: proPlan }).body?.intervalSeconds).toBe(60);
+  });
+
+  it('refuses a name or address left empty, and a service that is not available', () => {
+    const values = filled((v) => {
+      v.name = ' ';
+      v.url = 'shop.example.com';
+      v.service = 'shopify';
+    });
+    const { errors } = checkMonitorForm(values, free);
+    expect(errors.name).toBe('Give the monitor a name.');
+    expect(errors.url).toMatch(/http:\/\/ or https:\/\//);
+    expect(errors.service).toBe('Opens with the Shopify app.');
+  });
+
+  it('reports the spec rule itself when no field explains it', () => {
+    const values = filled((v) => {
+      v.call = { checked: true, name: '', isAgree: true, country: 'us', national: '201 555 0123' };
+    });
+    values.call.national = '';
+    const { errors } = checkMonitorForm(values, free);
+    expect(errors['call.national']).toBe('Enter the number to alert.');
+    expect(errors.alertSettings).toBeUndefined();
+    expect(ALERT_SETTINGS_MESSAGE).toMatch(/alert settings/);
+  });
+});
+
+describe('form options', () => {
+  it('offers intervals within the catalogue, disabling those faster than the plan', () => {
+    const options = intervalOptions(free);
+    expect(options[0]).toEqual({ value: '30', label: 'Every 30 seconds (higher plans)', disabled: true });
+    expect(options.find((o) => o.value === '300')).toEqual({ value: '300', label: 'Every 5 minutes' });
+    expect(options.filter((o) => !o.disabled).every((o) => Number(o.value) >= 300)).toBe(true);
+    expect(options.at(-1)?.value).toBe('86400');
+    expect(intervalHint(free)).toBe('Your Free plan checks at most every 5 minutes.');
+  });
+
+  it('keeps one language option per language', () => {
+    expect(languageOptions(catalogue)).toEqual([
+      { value: 'en-US', label: 'English' },
+      { value: 'de-DE', label: 'German' },
+    ]);
+  });
+
+  it('starts an edit from the monitor and a new monitor from the defaults and the contact email', () => {
+    const monitor = aMonitor({ intervalSeconds: 600, name: 'Checkout' });
+    const editing = initialFormValues(free, monitor);
+    expect(editing).toMatchObject({
+      name: 'Checkout',
+      intervalSeconds: '600',
+      url: 'https://shop.example.com',
+    });
+    const fresh = initialFormValues(free, undefined, 'owner@shop.com');
+    expect(fresh.email).toEqual({ checked: true, name: '', email: 'owner@shop.com' });
+    expect(fresh.intervalSeconds).toBe('300');
+    expect(fresh.conditions.tls_expiry).toEqual({ enabled: true, days: 14 });
+  });
+});

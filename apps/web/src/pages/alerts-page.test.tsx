@@ -1,0 +1,181 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { notifications } from '@mantine/notifications';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../test/render.tsx';
+import { aMonitor, anAlert, ok } from '../test/monitor-fixtures.ts';
+import { getAlerts } from '../features/alerts/api/get-alerts.ts';
+import { acknowledgeAlert } from '../features/alerts/api/acknowledge-alert.ts';
+import { getMonitors } from '../features/monitors/api/get-monitors.ts';
+import AlertsPage from './alerts-page.tsx';
+
+vi.mock('../features/alerts/api/get-alerts.ts', () => ({ getAlerts: vi.fn() }));
+vi.mock('../features/alerts/api/acknowledge-alert.ts', () => ({ acknowledgeAlert: vi.fn() }));
+vi.mock('../features/monitors/api/get-monitors.ts', () => ({ getMonitors: vi.fn(), MONITOR_PAGE_SIZE: 20 }));
+
+const storefront = aMonitor();
+const checkout = aMonitor({ monitorId: '44444444-4444-4444-8444-444444444444', name: 'Checkout' });
+const open = anAlert();
+const resolved = anAlert({
+  incidentId: '55555555-5555-4555-8555-555555555555',
+  monitorId: checkout.monitorId,
+  monitorName: 'Checkout',
+  conditionLabel: 'Timeout',
+  summary: 'No answer within 10 seconds.',
+  state: 'resolved',
+  acknowledgedAt: '2026-03-10T11:05:00.000Z',
+  resolvedAt: '2026-03-10T11:20:00.000Z',
+  deliveries: [
+    {
+      event: 'opened',
+      channel: 'email',
+      recipient: 'ana@shop.com',
+      status: 'failed',
+      attempts: 3,
+      lastError: 'The mail server refused the address.',
+      sentAt: null,
+    },
+    {
+      event: 'opened',
+      channel: 'sms',
+      recipient: '+12015550123',
+      status: 'skipped',
+      attempts: 0,
+      lastError: 'SMS alerts are not part of this plan.',
+      sentAt: null,
+    },
+  ],
+});
+const page = (list = [open, resolved], total = list.length) => ok({ list, total, page: 1, pageSize: 20 });
+
+/** The state column of an alert row. */
+const stateOf = (row: HTMLElement) => within(row).getAllByRole('cell')[0]!;
+
+function Where() {
+  const { pathname, search } = useLocation();
+  return <p data-testid="where">{`${pathname}${search}`}</p>;
+}
+
+function renderAt(url: string) {
+  return renderWithProviders(
+    <Routes>
+      <Route
+        path="/alerts"
+        element={
+          <>
+            <AlertsPage />
+            <Where />
+          </>
+        }
+      />
+    </Routes>,
+    { url },
+  );
+}
+
+beforeEach(() => {
+  notifications.clean();
+  vi.mocked(getAlerts).mockReset();
+  vi.mocked(acknowledgeAlert).mockReset();
+  vi.mocked(getMonitors).mockReset();
+  vi.mocked(getMonitors).mockResolvedValue(
+    ok({ list: [storefront, checkout], total: 2, page: 1, pageSize: 100 }),
+  );
+});
+
+describe('alerts page', () => {
+  it('lists alerts with their times, state and delivery per channel, reasons in words', async () => {
+    vi.mocked(getAlerts).mockResolvedValue(page());
+    renderAt('/app/alerts');
+    const table = await screen.findByRole('table');
+    const [, first, second] = within(table).getAllByRole('row');
+    expect(within(stateOf(first!)).getByText('Open')).toBeInTheDocument();
+    expect(within(first!).getByRole('link', { name: 'Storefront' })).toHaveAttribute(
+      'href',
+      `/app/monitor?monitorId=${open.monitorId}`,
+    );
+    expect(within(first!).getByText('Email: sent')).toBeInTheDocument();
+    expect(within(stateOf(second!)).getByText('Resolved')).toBeInTheDocument();
+    expect(within(second!).getByText('Email: failed')).toBeInTheDocument();
+    expect(within(second!).getByText('The mail server refused the address.')).toBeInTheDocument();
+    expect(within(second!).getByText('SMS: skipped')).toBeInTheDocument();
+    expect(within(second!).getByText(/^Acknowledged/)).toBeInTheDocument();
+    expect(within(second!).queryByRole('button', { name: /Acknowledge/ })).not.toBeInTheDocument();
+    expect(getAlerts).toHaveBeenCalledWith({ page: 1, pageSize: 20 }, expect.any(AbortSignal));
+  });
+
+  it('filters by monitor and state through the query', async () => {
+    vi.mocked(getAlerts).mockResolvedValue(page());
+    const user = userEvent.setup();
+    renderAt('/app/alerts');
+    await screen.findByRole('table');
+    await user.click(screen.getByLabelText('Monitor', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Checkout' }));
+    await waitFor(() =>
+      expect(getAlerts).toHaveBeenLastCalledWith(
+        { page: 1, pageSize: 20, monitorId: checkout.monitorId },
+        expect.any(AbortSignal),
+      ),
+    );
+    await user.click(screen.getByLabelText('State', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Acknowledged' }));
+    await waitFor(() =>
+      expect(getAlerts).toHaveBeenLastCalledWith(
+        { page: 1, pageSize: 20, monitorId: checkout.monitorId, state: 'acknowledged' },
+        expect.any(AbortSignal),
+      ),
+    );
+    expect(screen.getByTestId('where')).toHaveTextContent(
+      `/alerts?monitorId=${checkout.monitorId}&state=acknowledged`,
+    );
+  });
+
+  it('reads the filters and page from the address', async () => {
+    vi.mocked(getAlerts).mockResolvedValue(page([], 0));
+    renderAt(`/app/alerts?monitorId=${checkout.monitorId}&state=open&page=3`);
+    expect(await screen.findByText('No alerts match')).toBeInTheDocument();
+    expect(getAlerts).toHaveBeenCalledWith(
+      { page: 3, pageSize: 20, monitorId: checkout.monitorId, state: 'open' },
+      expect.any(AbortSignal),
+    );
+  });
+
+  it('acknowledges an open alert and shows its new state', async () => {
+    vi.mocked(getAlerts).mockResolvedValue(page());
+    vi.mocked(acknowledgeAlert).mockResolvedValue(
+      ok({ ...open, state: 'acknowledged', acknowledgedAt: '2026-03-10T11:10:00.000Z' }),
+    );
+    const user = userEvent.setup();
+    renderAt('/app/alerts');
+    await user.click(await screen.findByRole('button', { name: 'Acknowledge Error status on Storefront' }));
+    expect(acknowledgeAlert).toHaveBeenCalledWith(open.incidentId);
+    const [, first] = within(screen.getByRole('table')).getAllByRole('row');
+    await waitFor(() => expect(within(stateOf(first!)).getByText('Acknowledged')).toBeInTheDocument());
+    expect(within(first!).queryByRole('button', { name: /Acknowledge/ })).not.toBeInTheDocument();
+  });
+
+  it('confirms an acknowledgement made from the email link, and can dismiss it', async () => {
+    vi.mocked(getAlerts).mockResolvedValue(page());
+    const user = userEvent.setup();
+    renderAt(`/app/alerts?acknowledged=${open.incidentId}`);
+    expect(await screen.findByText('Alert acknowledged')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText('Alert acknowledged')).not.toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/alerts$/);
+  });
+
+  it('explains an acknowledge link that did not work', async () => {
+    vi.mocked(getAlerts).mockResolvedValue(page());
+    renderAt('/app/alerts?ackError=expired');
+    expect(await screen.findByText('The alert was not acknowledged')).toBeInTheDocument();
+    expect(screen.getByText(/That acknowledge link has expired/)).toBeInTheDocument();
+  });
+
+  it('says plainly when there are no alerts yet', async () => {
+    vi.mocked(getAlerts).mockResolvedValue(page([], 0));
+    renderAt('/app/alerts');
+    expect(await screen.findByText('No alerts yet')).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/coming soon|todo|not implemented/i);
+  });
+});

@@ -1,0 +1,264 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../test/render.tsx';
+import { aMonitor, anAlert, failed, ok } from '../test/monitor-fixtures.ts';
+import { getMonitors } from '../features/monitors/api/get-monitors.ts';
+import { pauseMonitors } from '../features/monitors/api/pause-monitors.ts';
+import { startMonitors } from '../features/monitors/api/start-monitors.ts';
+import { deleteMonitors } from '../features/monitors/api/delete-monitors.ts';
+import { getMonitorInfo } from '../features/monitors/api/get-monitor-info.ts';
+import { getMonitorStats } from '../features/monitors/api/get-monitor-stats.ts';
+import { getAlerts } from '../features/alerts/api/get-alerts.ts';
+import MonitorPage from './monitor-page.tsx';
+
+vi.mock('../features/monitors/api/get-monitors.ts', () => ({ getMonitors: vi.fn(), MONITOR_PAGE_SIZE: 20 }));
+vi.mock('../features/monitors/api/pause-monitors.ts', () => ({ pauseMonitors: vi.fn() }));
+vi.mock('../features/monitors/api/start-monitors.ts', () => ({ startMonitors: vi.fn() }));
+vi.mock('../features/monitors/api/delete-monitors.ts', () => ({ deleteMonitors: vi.fn() }));
+vi.mock('../features/monitors/api/get-monitor-info.ts', () => ({ getMonitorInfo: vi.fn() }));
+vi.mock('../features/monitors/api/get-monitor-stats.ts', () => ({ getMonitorStats: vi.fn() }));
+vi.mock('../features/alerts/api/get-alerts.ts', () => ({ getAlerts: vi.fn() }));
+
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const storefront = aMonitor({ monitorId: id(1), name: 'Storefront', status: 'up' });
+const checkout = aMonitor({
+  monitorId: id(2),
+  name: 'Checkout',
+  status: 'down',
+  target: { url: 'https://shop.example.com/checkout' },
+});
+const blog = aMonitor({ monitorId: id(3), name: 'Blog', status: 'paused', paused: true, uptime24h: null });
+const pageOf = (list = [storefront, checkout, blog], total = list.length, page = 1) =>
+  ok({ list, total, page, pageSize: 20 });
+
+function Where() {
+  const { pathname, search } = useLocation();
+  return <p data-testid="where">{`${pathname}${search}`}</p>;
+}
+
+function renderAt(url: string) {
+  return renderWithProviders(
+    <Routes>
+      <Route
+        path="/monitor"
+        element={
+          <>
+            <MonitorPage />
+            <Where />
+          </>
+        }
+      />
+      <Route path="*" element={<Where />} />
+    </Routes>,
+    { url },
+  );
+}
+
+beforeEach(() => {
+  for (const fn of [
+    getMonitors,
+    pauseMonitors,
+    startMonitors,
+    deleteMonitors,
+    getMonitorInfo,
+    getMonitorStats,
+    getAlerts,
+  ]) {
+    vi.mocked(fn).mockReset();
+  }
+});
+
+describe('monitor list', () => {
+  it('shows each monitor with its status in words, target, uptime and response time', async () => {
+    vi.mocked(getMonitors).mockResolvedValue(pageOf());
+    renderAt('/app/monitor');
+    const table = await screen.findByRole('table');
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(4);
+    expect(within(rows[2]!).getByText('Down')).toBeInTheDocument();
+    expect(within(rows[2]!).getByRole('link', { name: 'Checkout' })).toHaveAttribute(
+      'href',
+      `/app/monitor?monitorId=${id(2)}`,
+    );
+    expect(within(rows[2]!).getByText('https://shop.example.com/checkout')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('99.5%')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('230 ms')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('2 minutes ago')).toBeInTheDocument();
+    expect(within(rows[3]!).getByText('Paused')).toBeInTheDocument();
+    expect(getMonitors).toHaveBeenCalledWith({ page: 1, pageSize: 20 }, expect.any(AbortSignal));
+  });
+
+  it('pauses and starts exactly the selected monitors, then reloads', async () => {
+    vi.mocked(getMonitors).mockResolvedValue(pageOf());
+    vi.mocked(pauseMonitors).mockResolvedValue(ok({ count: 2 }));
+    vi.mocked(startMonitors).mockResolvedValue(ok({ count: 1 }));
+    const user = userEvent.setup();
+    renderAt('/app/monitor');
+    await user.click(await screen.findByRole('checkbox', { name: 'Select Storefront' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Checkout' }));
+    expect(screen.getByText('2 selected')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Select all monitors on this page' })).toHaveAttribute(
+      'data-indeterminate',
+      'true',
+    );
+    await user.click(screen.getByRole('button', { name: 'Pause' }));
+    expect(pauseMonitors).toHaveBeenCalledWith([id(1), id(2)]);
+    expect(await screen.findByText('2 monitors paused')).toBeInTheDocument();
+    await waitFor(() => expect(getMonitors).toHaveBeenCalledTimes(2));
+    expect(screen.queryByText('2 selected')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select Blog' }));
+    await user.click(screen.getByRole('button', { name: 'Start' }));
+    expect(startMonitors).toHaveBeenCalledWith([id(3)]);
+    expect(deleteMonitors).not.toHaveBeenCalled();
+  });
+
+  it('deletes every monitor of the page through select-all, after a confirmation', async () => {
+    vi.mocked(getMonitors).mockResolvedValueOnce(pageOf()).mockResolvedValue(pageOf([], 0));
+    vi.mocked(deleteMonitors).mockResolvedValue(ok({ count: 3 }));
+    const user = userEvent.setup();
+    renderAt('/app/monitor');
+    await user.click(await screen.findByRole('checkbox', { name: 'Select all monitors on this page' }));
+    expect(screen.getByText('3 selected')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete 3 monitors?' });
+    expect(deleteMonitors).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete 3 monitors' }));
+    expect(deleteMonitors).toHaveBeenCalledWith([id(1), id(2), id(3)]);
+    expect(await screen.findByText('No monitors yet')).toBeInTheDocument();
+  });
+
+  it('cancelling the confirmation deletes nothing', async () => {
+    vi.mocked(getMonitors).mockResolvedValue(pageOf());
+    const user = userEvent.setup();
+    renderAt('/app/monitor');
+    await user.click(await screen.findByRole('checkbox', { name: 'Select Blog' }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this monitor?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(deleteMonitors).not.toHaveBeenCalled();
+  });
+
+  it('pages through 20 at a time, keeping the page in the address', async () => {
+    const many = Array.from({ length: 20 }, (_, n) =>
+      aMonitor({ monitorId: id(n + 1), name: `Shop ${n + 1}` }),
+    );
+    vi.mocked(getMonitors).mockImplementation(async ({ page }) =>
+      page === 1 ? pageOf(many, 45, 1) : pageOf([aMonitor({ monitorId: id(99), name: 'Shop 21' })], 45, page),
+    );
+    const user = userEvent.setup();
+    renderAt('/app/monitor');
+    expect(await screen.findByText('1–20 of 45')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    expect(await screen.findByRole('link', { name: 'Shop 21' })).toBeInTheDocument();
+    expect(getMonitors).toHaveBeenLastCalledWith({ page: 2, pageSize: 20 }, expect.any(AbortSignal));
+    expect(screen.getByTestId('where')).toHaveTextContent('/monitor?page=2');
+    expect(screen.getByText('21–21 of 45')).toBeInTheDocument();
+  });
+
+  it('invites to create the first monitor when there is none', async () => {
+    vi.mocked(getMonitors).mockResolvedValue(pageOf([], 0));
+    renderAt('/app/monitor');
+    expect(await screen.findByRole('link', { name: 'Create your first monitor' })).toHaveAttribute(
+      'href',
+      '/app/monitor_create',
+    );
+    expect(screen.getByRole('link', { name: 'New monitor' })).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/coming soon|todo|not implemented/i);
+  });
+
+  it('offers a retry when the list fails to load', async () => {
+    vi.mocked(getMonitors).mockResolvedValueOnce(failed()).mockResolvedValue(pageOf());
+    const user = userEvent.setup();
+    renderAt('/app/monitor');
+    expect(await screen.findByText('Your monitors could not be loaded')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('link', { name: 'Storefront' })).toBeInTheDocument();
+  });
+
+  it('opens the detail when a row is clicked', async () => {
+    vi.mocked(getMonitors).mockResolvedValue(pageOf());
+    vi.mocked(getMonitorInfo).mockResolvedValue(ok(checkout));
+    vi.mocked(getMonitorStats).mockResolvedValue(
+      ok({ range: '24h', uptime: { '24h': 98, '7d': 99, '30d': 99.9 }, series: [] }),
+    );
+    vi.mocked(getAlerts).mockResolvedValue(ok({ list: [], total: 0, page: 1, pageSize: 5 }));
+    const user = userEvent.setup();
+    renderAt('/app/monitor');
+    await user.click(await screen.findByText('https://shop.example.com/checkout'));
+    expect(screen.getByTestId('where')).toHaveTextContent(`/monitor?monitorId=${id(2)}`);
+    expect(await screen.findByRole('heading', { name: 'Checkout', level: 1 })).toBeInTheDocument();
+  });
+});
+
+describe('monitor detail', () => {
+  const stats = (range: '24h' | '7d' | '30d') =>
+    ok({
+      range,
+      uptime: { '24h': 98.5, '7d': 99.2, '30d': 99.9 },
+      series: [
+        { at: '2026-03-10T10:00:00Z', checks: 12, failures: 1, p50Ms: 200, p95Ms: 900 },
+        { at: '2026-03-10T11:00:00Z', checks: 12, failures: 0, p50Ms: 300, p95Ms: 400 },
+      ],
+    });
+
+  beforeEach(() => {
+    vi.mocked(getMonitorInfo).mockResolvedValue(ok(checkout));
+    vi.mocked(getMonitorStats).mockImplementation(async ({ range }) => stats(range));
+    vi.mocked(getAlerts).mockResolvedValue(
+      ok({ list: [anAlert({ monitorId: id(2) })], total: 1, page: 1, pageSize: 5 }),
+    );
+  });
+
+  it('shows uptime over 24 h, 7 d and 30 d, a text summary of the chart and the recent incidents', async () => {
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    expect(await screen.findByRole('heading', { name: 'Checkout', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('Down')).toBeInTheDocument();
+    expect(await screen.findByText('98.5%')).toBeInTheDocument();
+    expect(screen.getByText('99.2%')).toBeInTheDocument();
+    expect(screen.getByText('99.9%')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /^Over the last 24 hours, the median response time averaged 250 ms;.*1 of 24 checks failed\.$/,
+      ),
+    ).toBeInTheDocument();
+    expect(getAlerts).toHaveBeenCalledWith(
+      { page: 1, pageSize: 5, monitorId: id(2) },
+      expect.any(AbortSignal),
+    );
+    expect(await screen.findByText('The page answered 503 Service Unavailable.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute(
+      'href',
+      `/app/monitor_edit?monitorId=${id(2)}`,
+    );
+  });
+
+  it('switches the chart between 24 h, 7 d and 30 d', async () => {
+    const user = userEvent.setup();
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    await screen.findByText(/^Over the last 24 hours/);
+    await user.click(screen.getByRole('radio', { name: '7 days' }));
+    expect(getMonitorStats).toHaveBeenLastCalledWith(
+      { monitorId: id(2), range: '7d' },
+      expect.any(AbortSignal),
+    );
+    expect(await screen.findByText(/^Over the last 7 days/)).toBeInTheDocument();
+  });
+
+  it('pauses this monitor, and deletes it after a confirmation, back to the list', async () => {
+    vi.mocked(pauseMonitors).mockResolvedValue(ok({ count: 1 }));
+    vi.mocked(deleteMonitors).mockResolvedValue(ok({ count: 1 }));
+    vi.mocked(getMonitors).mockResolvedValue(pageOf([storefront]));
+    const user = userEvent.setup();
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    await user.click(await screen.findByRole('button', { name: 'Pause' }));
+    expect(pauseMonitors).toHaveBeenCalledWith([id(2)]);
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this monitor?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete monitor' }));
+    expect(deleteMonitors).toHaveBeenCalledWith([id(2)]);
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/^\/monitor$/));
+  });
+});

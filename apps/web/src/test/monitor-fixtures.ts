@@ -1,0 +1,209 @@
+import type { Alert, Monitor, Plan } from '@vigil/contracts';
+import type { MonitorCatalogue } from '../features/monitors/api/get-monitor-service.ts';
+
+/** A catalogue shaped like the server's: website available, the other services listed with their reason. */
+export const catalogue: MonitorCatalogue = {
+  list: [
+    {
+      service: 'website',
+      name: 'Website',
+      description: 'Any page of your storefront or site.',
+      available: true,
+      unavailableReason: null,
+      targetLabel: 'Page address',
+      conditions: [
+        {
+          key: 'http_status',
+          label: 'Error status',
+          description: 'Not 2xx/3xx.',
+          enabledByDefault: true,
+          params: [],
+        },
+        {
+          key: 'timeout',
+          label: 'Timeout',
+          description: 'No answer in time.',
+          enabledByDefault: true,
+          params: [
+            {
+              key: 'timeoutMs',
+              label: 'Timeout',
+              type: 'number',
+              unit: 'ms',
+              default: 10_000,
+              min: 1000,
+              max: 30_000,
+            },
+          ],
+        },
+        {
+          key: 'keyword',
+          label: 'Keyword',
+          description: 'A word missing from or present on the page.',
+          enabledByDefault: false,
+          params: [
+            { key: 'keyword', label: 'Keyword', type: 'text', default: '' },
+            {
+              key: 'mode',
+              label: 'Alert when the keyword is',
+              type: 'text',
+              default: 'missing',
+              options: ['missing', 'present'],
+            },
+          ],
+        },
+        {
+          key: 'slow_response',
+          label: 'Slow response',
+          description: 'Slower than a threshold.',
+          enabledByDefault: false,
+          params: [
+            {
+              key: 'thresholdMs',
+              label: 'Threshold',
+              type: 'number',
+              unit: 'ms',
+              default: 3000,
+              min: 100,
+              max: 30_000,
+            },
+          ],
+        },
+        {
+          key: 'tls_expiry',
+          label: 'Certificate expiry',
+          description: 'TLS certificate expiring soon.',
+          enabledByDefault: true,
+          params: [
+            {
+              key: 'days',
+              label: 'Days before expiry',
+              type: 'number',
+              unit: 'days',
+              default: 14,
+              min: 1,
+              max: 90,
+            },
+          ],
+        },
+        {
+          key: 'password_page',
+          label: 'Password page',
+          description: 'The shop shows its password page.',
+          enabledByDefault: false,
+          params: [],
+        },
+      ],
+    },
+    {
+      service: 'shopify',
+      name: 'Shopify shop',
+      description: 'Storefront, checkout and products.',
+      available: false,
+      unavailableReason: 'Opens with the Shopify app.',
+      targetLabel: 'Shop',
+      conditions: [],
+    },
+  ],
+  languages: [
+    { languageCode: 'en-US', language: 'English' },
+    { languageCode: 'en-GB', language: 'English' },
+    { languageCode: 'de-DE', language: 'German' },
+  ],
+  intervalSeconds: { min: 30, max: 86_400, default: 300 },
+  repeatIntervalMinutes: { min: 0, max: 1440, default: 30 },
+  confirmations: { min: 1, max: 10, default: 2 },
+};
+
+export const freePlan: Plan = {
+  name: 'Free',
+  priceMonthlyCents: 0,
+  periodDays: 14,
+  maxMonitors: 3,
+  minIntervalSeconds: 300,
+  channels: ['email', 'sms'],
+  smsPerMonth: 20,
+  callsPerMonth: 0,
+  highlights: [],
+  checkout: false,
+};
+
+export const proPlan: Plan = {
+  ...freePlan,
+  name: 'Pro',
+  minIntervalSeconds: 60,
+  channels: ['email', 'sms', 'call'],
+};
+
+const unchecked = { checked: false, name: '', isAgree: false, phone: '' };
+
+export function aMonitor(overrides: Partial<Monitor> = {}): Monitor {
+  return {
+    monitorId: '11111111-1111-4111-8111-111111111111',
+    name: 'Storefront',
+    service: 'website',
+    target: { url: 'https://shop.example.com' },
+    conditions: {
+      http_status: { enabled: true },
+      timeout: { enabled: true, timeoutMs: 10_000 },
+      keyword: { enabled: false, keyword: '', mode: 'missing' },
+      slow_response: { enabled: false, thresholdMs: 3000 },
+      tls_expiry: { enabled: true, days: 14 },
+      password_page: { enabled: false },
+    },
+    intervalSeconds: 300,
+    repeatIntervalMinutes: 30,
+    confirmations: 2,
+    languageCode: 'en-US',
+    callSettings: unchecked,
+    smsSettings: unchecked,
+    emailSettings: { checked: true, name: 'Ana', isAgree: false, email: 'ana@shop.com' },
+    status: 'up',
+    paused: false,
+    lastCheckedAt: new Date(Date.now() - 120_000).toISOString(),
+    lastResponseMs: 230,
+    lastError: null,
+    uptime24h: 99.5,
+    openIncidents: 0,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function anAlert(overrides: Partial<Alert> = {}): Alert {
+  return {
+    incidentId: '22222222-2222-4222-8222-222222222222',
+    monitorId: '11111111-1111-4111-8111-111111111111',
+    monitorName: 'Storefront',
+    conditionKey: 'http_status',
+    conditionLabel: 'Error status',
+    summary: 'The page answered 503 Service Unavailable.',
+    state: 'open',
+    openedAt: '2026-03-10T11:00:00.000Z',
+    acknowledgedAt: null,
+    resolvedAt: null,
+    alertCount: 1,
+    deliveries: [
+      {
+        event: 'opened',
+        channel: 'email',
+        recipient: 'ana@shop.com',
+        status: 'sent',
+        attempts: 1,
+        lastError: null,
+        sentAt: '2026-03-10T11:00:02.000Z',
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** The api client's answers, as the endpoint functions resolve them. */
+export const ok = <T>(data: T) => ({ ok: true as const, status: 200, data });
+export const failed = (status = 500, message = 'unkow error') => ({
+  ok: false as const,
+  status,
+  data: undefined,
+  code: 'INTERNAL',
+  message,
+});
