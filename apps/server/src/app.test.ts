@@ -169,6 +169,7 @@ describe.each(databases)('the HTTP app on $name', (testDatabase) => {
           'GET /monitor-bff/monitor-stats',
           'POST /monitor-bff/monitor-pause',
           'POST /monitor-bff/monitor-start',
+          'POST /monitor-bff/monitor-check',
           'POST /monitor-bff/monitor/send-code',
           'POST /monitor-bff/monitor/verify-code',
           'GET /monitor-bff/monitor/verified-contacts',

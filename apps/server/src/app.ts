@@ -112,7 +112,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oidcRoutes, { oidc });
   await app.register(userRoutes, { users: createUserService({ users: store.users, clock }), authenticate });
   await app.register(planRoutes, { plans: createPlanService({ users: store.users, clock }), authenticate });
-  await app.register(monitorRoutes, { monitors: createMonitorService({ store, clock }), authenticate });
+  await app.register(monitorRoutes, {
+    monitors: createMonitorService({ store, clock, limiter }),
+    authenticate,
+  });
   await app.register(contactRoutes, {
     contacts: createContactService({ store, limiter, queue: deps.queue, clock }),
     authenticate,

@@ -163,6 +163,8 @@ export const monitorListResponse = envelope(pageOf(monitor));
 const monitorId = z.uuid({ error: 'That monitor does not exist.' });
 export const monitorUpdateBody = monitorInput.and(z.object({ monitorId }));
 export const monitorInfoQuery = z.object({ monitorId });
+/** Check now: the monitor's next check is moved to this moment (paused monitors are not checked). */
+export const checkNowBody = z.object({ monitorId });
 
 /** `monitor_ids` as the spec names it: repeated, or comma-separated in one value. */
 export const monitorIdsQuery = z.object({

@@ -11,6 +11,7 @@ import { deleteMonitors } from '../features/monitors/api/delete-monitors.ts';
 import { getMonitorInfo } from '../features/monitors/api/get-monitor-info.ts';
 import { getMonitorStats } from '../features/monitors/api/get-monitor-stats.ts';
 import { getAlerts } from '../features/alerts/api/get-alerts.ts';
+import { checkMonitorNow } from '../features/monitors/api/check-monitor-now.ts';
 import MonitorPage from './monitor-page.tsx';
 
 vi.mock('../features/monitors/api/get-monitors.ts', () => ({ getMonitors: vi.fn(), MONITOR_PAGE_SIZE: 20 }));
@@ -20,6 +21,7 @@ vi.mock('../features/monitors/api/delete-monitors.ts', () => ({ deleteMonitors: 
 vi.mock('../features/monitors/api/get-monitor-info.ts', () => ({ getMonitorInfo: vi.fn() }));
 vi.mock('../features/monitors/api/get-monitor-stats.ts', () => ({ getMonitorStats: vi.fn() }));
 vi.mock('../features/alerts/api/get-alerts.ts', () => ({ getAlerts: vi.fn() }));
+vi.mock('../features/monitors/api/check-monitor-now.ts', () => ({ checkMonitorNow: vi.fn() }));
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const storefront = aMonitor({ monitorId: id(1), name: 'Storefront', status: 'up' });
@@ -65,6 +67,7 @@ beforeEach(() => {
     getMonitorInfo,
     getMonitorStats,
     getAlerts,
+    checkMonitorNow,
   ]) {
     vi.mocked(fn).mockReset();
   }
@@ -245,6 +248,24 @@ describe('monitor detail', () => {
       expect.any(AbortSignal),
     );
     expect(await screen.findByText(/^Over the last 7 days/)).toBeInTheDocument();
+  });
+
+  it('checks now, then shows the new check without a page reload', async () => {
+    const checked = { ...checkout, lastCheckedAt: new Date().toISOString(), status: 'up' as const };
+    vi.mocked(checkMonitorNow).mockResolvedValue(ok(checkout));
+    const user = userEvent.setup();
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    await user.click(await screen.findByRole('button', { name: 'Check now' }));
+    expect(checkMonitorNow).toHaveBeenCalledWith(id(2));
+    expect(await screen.findByText('Checking now')).toBeInTheDocument();
+    vi.mocked(getMonitorInfo).mockResolvedValue(ok(checked));
+    await waitFor(() => expect(screen.getByText('Up')).toBeInTheDocument(), { timeout: 5000 });
+  });
+
+  it('cannot check a paused monitor now', async () => {
+    vi.mocked(getMonitorInfo).mockResolvedValue(ok({ ...checkout, status: 'paused', paused: true }));
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    expect(await screen.findByRole('button', { name: 'Check now' })).toBeDisabled();
   });
 
   it('pauses this monitor, and deletes it after a confirmation, back to the list', async () => {

@@ -108,6 +108,25 @@ export function createMonitorRepository(db: Db) {
       return rows.length;
     },
 
+    /**
+     * Moves the next check of a running monitor to `now`, unless a worker holds it for a check right now
+     * (its result is on the way). Answers whether it moved.
+     */
+    async checkNow(userId: string, id: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(monitors)
+        .set({ nextCheckAt: now, updatedAt: now })
+        .where(
+          and(
+            owned(userId, [id]),
+            eq(monitors.paused, false),
+            sql`(${monitors.claimedUntil} is null or ${monitors.claimedUntil} <= ${now.toISOString()}::timestamptz)`,
+          ),
+        )
+        .returning({ id: monitors.id });
+      return rows.length > 0;
+    },
+
     /** Starting a paused monitor checks it at once; a running one keeps its schedule. */
     async setPaused(userId: string, ids: string[], paused: boolean, now: Date): Promise<number> {
       const rows = await db

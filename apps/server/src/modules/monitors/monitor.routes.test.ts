@@ -295,6 +295,29 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
     expect((await api('POST', '/monitor-bff/monitor-start', owner, { monitor_ids: 'x' })).status).toBe(400);
   });
 
+  it('checks a monitor now on demand, a few times per 10 minutes, but not a paused one', async () => {
+    const id = await createMonitor(t, owner);
+    t.clock.advance(2 * MINUTE_MS);
+    const checked = await api('POST', '/monitor-bff/monitor-check', owner, { monitorId: id });
+    expect(checked.status).toBe(200);
+    expect(monitorResponse.parse(checked.body).data.monitorId).toBe(id);
+    expect(await stored(id)).toMatchObject({ nextCheckAt: t.clock.now() });
+
+    for (let i = 1; i < 10; i++) {
+      expect((await api('POST', '/monitor-bff/monitor-check', owner, { monitorId: id })).status).toBe(200);
+    }
+    const limited = await api('POST', '/monitor-bff/monitor-check', owner, { monitorId: id });
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toMatch(/^This monitor was just checked several times on demand/);
+
+    const other = await createMonitor(t, owner);
+    await api('POST', '/monitor-bff/monitor-pause', owner, { monitor_ids: [other] });
+    const paused = await api('POST', '/monitor-bff/monitor-check', owner, { monitorId: other });
+    expect(paused.status).toBe(409);
+    expect(paused.body.message).toBe('This monitor is paused. Start it to check it again.');
+    expect((await api('POST', '/monitor-bff/monitor-check', owner, { monitorId: 'x' })).status).toBe(400);
+  });
+
   it('deletes several monitors at once with their history', async () => {
     const a = await createMonitor(t, owner);
     const b = await createMonitor(t, owner);
@@ -329,6 +352,7 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
       await api('DELETE', `/monitor-bff/monitor?monitor_ids=${mine},${theirs}`, owner),
       await api('POST', '/monitor-bff/monitor-pause', owner, { monitor_ids: [mine, theirs] }),
       await api('POST', '/monitor-bff/monitor-start', owner, { monitor_ids: [theirs] }),
+      await api('POST', '/monitor-bff/monitor-check', owner, { monitorId: theirs }),
       await api('GET', `/monitor-bff/monitor/alerts?monitorId=${theirs}`, owner),
     ];
     for (const answer of answers) {

@@ -1,5 +1,6 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import {
+  checkNowBody,
   monitorCountResponse,
   monitorIdsBody,
   monitorIdsQuery,
@@ -176,5 +177,22 @@ export const monitorRoutes: FastifyPluginAsyncZod<{
     async (request) => ({
       data: { count: await monitors.start(sessionOf(request), request.body.monitor_ids) },
     }),
+  );
+
+  app.post(
+    '/monitor-bff/monitor-check',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        summary: 'Check a monitor now, between its scheduled checks',
+        description:
+          'The next check moves to this moment; the result shows on the monitor and its alerts within seconds. Paused monitors answer 409; 10 on-demand checks per monitor in 10 minutes, then 429.',
+        security: SESSION_SECURITY,
+        body: checkNowBody,
+        response: { 200: monitorResponse, ...errorResponses(401, 404, 409, 429) },
+      },
+    },
+    async (request) => ({ data: await monitors.checkNow(sessionOf(request), request.body.monitorId) }),
   );
 };

@@ -14,6 +14,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { type Clock, DAY_MS, HOUR_MS, unixSeconds } from '../../lib/clock.ts';
 import { normaliseAddress } from '../contacts/contact.service.ts';
 import { findPlan, FREE_PLAN } from '../plans/plan-catalogue.ts';
+import { LIMITS, type RateLimiter } from '../rate-limits/rate-limit.service.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
 import type { UserRow } from '../users/user.repository.ts';
 import type { Tally } from './check-history.repository.ts';
@@ -116,7 +117,7 @@ export function toMonitor(
   };
 }
 
-export function createMonitorService(deps: { store: Store; clock: Clock }) {
+export function createMonitorService(deps: { store: Store; clock: Clock; limiter: RateLimiter }) {
   const { store, clock } = deps;
 
   async function userOf(session: AuthSession): Promise<UserRow> {
@@ -249,6 +250,21 @@ export function createMonitorService(deps: { store: Store; clock: Clock }) {
 
     remove: (session: AuthSession, ids: string[]) =>
       forAllOwned(session, ids, (tx, distinct) => tx.monitors.deleteOwned(session.userId, distinct)),
+
+    /** Checks a monitor at once, between its scheduled checks (a few times per 10 minutes). */
+    async checkNow(session: AuthSession, monitorId: string): Promise<Monitor> {
+      const row = await store.monitors.findOwned(session.userId, monitorId);
+      if (!row) throw notFound();
+      if (row.paused) {
+        throw new AppError('CONFLICT', 'This monitor is paused. Start it to check it again.');
+      }
+      await deps.limiter.consume(
+        [LIMITS.checkNowByMonitor(monitorId)],
+        (retryIn) => `This monitor was just checked several times on demand. Check it again ${retryIn}.`,
+      );
+      await store.monitors.checkNow(session.userId, monitorId, clock.now());
+      return presentOne(row);
+    },
 
     pause: (session: AuthSession, ids: string[]) =>
       forAllOwned(session, ids, (tx, distinct) =>

@@ -31,6 +31,11 @@ export const LIMITS = {
     limit: 10,
     windowMs: HOUR_MS,
   }),
+  checkNowByMonitor: (monitorId: string): LimitRule => ({
+    key: `check-now:monitor:${monitorId}`,
+    limit: 10,
+    windowMs: 10 * MINUTE_MS,
+  }),
 };
 
 /** "in 1 minute", "in 12 minutes": what a person reads in the 429 message. */

@@ -21,6 +21,7 @@ import {
   IconPencil,
   IconPlayerPause,
   IconPlayerPlay,
+  IconRefresh,
   IconTrash,
 } from '../../../components/icons.tsx';
 import { ErrorState, SectionSpinner } from '../../../components/page-states.tsx';
@@ -32,11 +33,11 @@ import {
   formatRelativeTime,
 } from '../../../lib/format-time.ts';
 import { useRequest } from '../../../lib/use-request.ts';
-import { getMonitorInfo } from '../api/get-monitor-info.ts';
 import { getMonitorStats } from '../api/get-monitor-stats.ts';
 import { summariseStats } from '../stats-summary.ts';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
 import { MonitorStatusBadge } from './monitor-status-badge.tsx';
+import { useLiveMonitor } from './use-live-monitor.ts';
 import { useMonitorActions } from './use-monitor-actions.ts';
 
 const ResponseTimeChart = lazy(() => import('./response-time-chart.tsx'));
@@ -119,7 +120,7 @@ function ResponseTimes({
 /** One monitor: its status and target, actions, uptime, response times and (from the page) its incidents. */
 export function MonitorDetail({ monitorId, incidents }: { monitorId: string; incidents: ReactNode }) {
   const navigate = useNavigate();
-  const info = useRequest(`monitor:${monitorId}`, (signal) => getMonitorInfo(monitorId, signal));
+  const { info, checkNow, checking, watching } = useLiveMonitor(monitorId);
   const [range, setRange] = useState<StatsRange>('24h');
   const [confirming, setConfirming] = useState(false);
   const { running, run } = useMonitorActions();
@@ -185,6 +186,15 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
           </Text>
         </Stack>
         <Group gap="xs">
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} />}
+            loading={checking || watching}
+            disabled={monitor.paused || running !== null}
+            onClick={() => void checkNow(monitor)}
+          >
+            Check now
+          </Button>
           <Button
             variant="default"
             leftSection={monitor.paused ? <IconPlayerPlay size={16} /> : <IconPlayerPause size={16} />}

@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import { notifications } from '@mantine/notifications';
+import type { Monitor } from '@vigil/contracts';
+import { useRequest } from '../../../lib/use-request.ts';
+import { checkMonitorNow } from '../api/check-monitor-now.ts';
+import { getMonitorInfo } from '../api/get-monitor-info.ts';
+
+/** How often an open monitor refreshes by itself, and how often while a check asked for is on its way. */
+export const REFRESH_MS = 30_000;
+export const WATCH_MS = 2_000;
+const WATCH_FOR_MS = 20_000;
+
+/**
+ * One monitor, kept fresh: reloaded every 30 s, and every 2 s after "Check now" until the new check shows
+ * (or 20 s pass), so a person sees the result without reloading the page.
+ */
+export function useLiveMonitor(monitorId: string) {
+  const info = useRequest(`monitor:${monitorId}`, (signal) => getMonitorInfo(monitorId, signal));
+  const [watching, setWatching] = useState<{ since: string | null; until: number } | null>(null);
+  const [checking, setChecking] = useState(false);
+  const { reload } = info;
+  const lastCheckedAt = info.data?.lastCheckedAt ?? null;
+
+  useEffect(() => {
+    const timer = setInterval(reload, watching ? WATCH_MS : REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reload, watching]);
+
+  useEffect(() => {
+    if (!watching) return;
+    if (lastCheckedAt !== watching.since || Date.now() > watching.until) setWatching(null);
+  }, [lastCheckedAt, watching]);
+
+  async function checkNow(monitor: Monitor) {
+    setChecking(true);
+    const result = await checkMonitorNow(monitor.monitorId);
+    setChecking(false);
+    if (!result.ok) return;
+    setWatching({ since: monitor.lastCheckedAt, until: Date.now() + WATCH_FOR_MS });
+    notifications.show({
+      color: 'vigil',
+      title: 'Checking now',
+      message: 'The result shows here in a few seconds.',
+    });
+  }
+
+  return { info, checkNow, checking, watching: watching !== null };
+}
