@@ -1,5 +1,4 @@
-import type { ReactNode } from 'react';
-import { Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { UserInfo } from '@vigil/contracts';
 import { PageHeader } from '../components/page-header.tsx';
@@ -9,36 +8,7 @@ import { UserInfoForm } from '../features/user/components/user-info-form.tsx';
 import { nowInSeconds } from '../app/startup.ts';
 import { setUserInfo } from '../lib/session.ts';
 import { useUserInfo } from '../lib/use-user-info.ts';
-
-function Section({
-  id,
-  title,
-  description,
-  children,
-}: {
-  id: string;
-  title: string;
-  description?: string;
-  children: ReactNode;
-}) {
-  return (
-    <Card withBorder radius="lg" padding="xl" component="section" aria-labelledby={id}>
-      <Stack gap="lg">
-        <Stack gap={4}>
-          <Title order={2} fz="lg" id={id}>
-            {title}
-          </Title>
-          {description ? (
-            <Text size="sm" c="dimmed">
-              {description}
-            </Text>
-          ) : null}
-        </Stack>
-        {children}
-      </Stack>
-    </Card>
-  );
-}
+import { SectionCard } from '../components/section-card.tsx';
 
 function PlanSummary({ user }: { user: UserInfo }) {
   const date = formatPlanDate(user.planExpiresin);
@@ -85,21 +55,21 @@ export default function SettingsPage() {
           </>
         }
       />
-      <Section
+      <SectionCard
         id="settings-contact"
         title="Contact details"
         description="Used for your alerts and for reaching you about your account."
       >
         <UserInfoForm user={user} onSaved={setUserInfo} />
-      </Section>
-      <Section
+      </SectionCard>
+      <SectionCard
         id="settings-password"
         title="Password"
         description="Changing it signs you out on your other devices."
       >
         <ChangePasswordForm />
-      </Section>
-      <Section id="settings-plan" title="Plan">
+      </SectionCard>
+      <SectionCard id="settings-plan" title="Plan">
         <PlanSummary user={user} />
         <Text size="sm" c="dimmed">
           Plans, prices and limits are on the{' '}
@@ -108,7 +78,7 @@ export default function SettingsPage() {
           </Anchor>{' '}
           page.
         </Text>
-      </Section>
+      </SectionCard>
     </Stack>
   );
 }

@@ -1,17 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ErrorDetail, MonitorInput } from '@vigil/contracts';
 import { IconAlertTriangle, IconMessage, IconPhone } from '../../../components/icons.tsx';
@@ -33,6 +21,7 @@ import { ConditionFields } from './condition-fields.tsx';
 import { EmailChannelFields } from './email-channel-fields.tsx';
 import { PhoneChannelFields } from './phone-channel-fields.tsx';
 import { ServicePicker } from './service-picker.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 
 /** The server's field paths (contracts) → the form's. */
 export function formFieldOf(path: string): string {
@@ -44,36 +33,6 @@ export function formFieldOf(path: string): string {
     return `${name}.${field === 'phone' ? 'national' : field}`;
   }
   return path;
-}
-
-function Section({
-  id,
-  title,
-  description,
-  children,
-}: {
-  id: string;
-  title: string;
-  description?: string;
-  children: ReactNode;
-}) {
-  return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={id}>
-      <Stack gap="md">
-        <Stack gap={2}>
-          <Title order={2} fz="lg" id={id}>
-            {title}
-          </Title>
-          {description ? (
-            <Text size="sm" c="dimmed">
-              {description}
-            </Text>
-          ) : null}
-        </Stack>
-        {children}
-      </Stack>
-    </Card>
-  );
 }
 
 interface MonitorFormProps {
@@ -152,7 +111,7 @@ export function MonitorForm({
       aria-label={editing ? 'Edit monitor' : 'New monitor'}
     >
       <Stack gap="lg" maw={880}>
-        <Section id="monitor-what" title="What to watch">
+        <SectionCard id="monitor-what" title="What to watch">
           <ServicePicker
             services={limits.catalogue.list}
             value={values.service}
@@ -181,19 +140,19 @@ export function MonitorForm({
               {...form.getInputProps('url')}
             />
           </SimpleGrid>
-        </Section>
+        </SectionCard>
 
         {service ? (
-          <Section
+          <SectionCard
             id="monitor-checks"
             title="Checks"
             description="An incident opens when a check that is on fails."
           >
             <ConditionFields service={service} form={form} />
-          </Section>
+          </SectionCard>
         ) : null}
 
-        <Section id="monitor-schedule" title="Schedule">
+        <SectionCard id="monitor-schedule" title="Schedule">
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
             <Select
               label="Check every"
@@ -229,9 +188,9 @@ export function MonitorForm({
               {...form.getInputProps('repeatIntervalMinutes')}
             />
           </SimpleGrid>
-        </Section>
+        </SectionCard>
 
-        <Section
+        <SectionCard
           id="monitor-alerts"
           title="Alerts"
           description="Who to alert, and how. Without a ticked channel, incidents still show on the Alerts page."
@@ -266,7 +225,7 @@ export function MonitorForm({
               {form.errors.alertSettings}
             </Alert>
           ) : null}
-        </Section>
+        </SectionCard>
 
         {errorCount > 0 ? (
           <Alert

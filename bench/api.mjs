@@ -1,0 +1,227 @@
+// API benchmark with 100,000 monitors stored: GET /monitor-bff/monitor (page 1, pageSize 20) and
+// GET /monitor-bff/monitor-info at 100 keep-alive connections (req/s, p50/p99), and POST /monitor-bff/monitor
+// one at a time (p50/p99). The server runs as `ROLE=api` on a fresh PostgreSQL database; the monitors are
+// inserted directly across 200 Business-plan users (500 each, the plan's limit), the measured user's 500 with
+// an hour of one-minute results each. The load generator is this process (node:http, keep-alive agent), on
+// the same 2 cores as the server and PostgreSQL. Loopback only; every loop is bounded by count and time.
+import http from 'node:http';
+import pg from 'pg';
+import { freshDatabase, num, percentile, postgresPids, sampler, sleep, startServer, stopChild } from './lib.mjs';
+
+const PORT = 3393;
+const PASSWORD = 'Bench-Pass-2026!x';
+const CONDITIONS = {
+  http_status: { enabled: true },
+  timeout: { enabled: false, timeoutMs: 10_000 },
+  keyword: { enabled: false, keyword: '', mode: 'missing' },
+  slow_response: { enabled: false, thresholdMs: 3000 },
+  tls_expiry: { enabled: false, days: 14 },
+  password_page: { enabled: false },
+};
+const unchecked = { checked: false, name: '', isAgree: false };
+const NO_ALERTS = {
+  callSettings: { ...unchecked, phone: '' },
+  smsSettings: { ...unchecked, phone: '' },
+  emailSettings: { ...unchecked, email: '' },
+};
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
+
+function request(method, path, { token, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        method,
+        path,
+        agent,
+        headers: {
+          ...(token ? { authorization: token } : {}),
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function register(email) {
+  const res = await request('POST', '/oauth-bff/v1/user/register', { body: { email, password: PASSWORD } });
+  if (res.status !== 200) throw new Error(`register ${res.status} ${res.body}`);
+  return JSON.parse(res.body).data.token;
+}
+
+/** `connections` loops, each sending one request after another, for `durationMs` or `maxRequests` in all. */
+async function load(makePath, { token, connections = 100, durationMs, maxRequests = 500_000 }) {
+  const latencies = [];
+  let errors = 0;
+  let sent = 0;
+  const until = performance.now() + durationMs;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until && sent < maxRequests) {
+        sent += 1;
+        const t0 = performance.now();
+        try {
+          const res = await request('GET', makePath(), { token });
+          if (res.status !== 200) errors += 1;
+        } catch {
+          errors += 1;
+        }
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    errors,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1),
+  };
+}
+
+export async function benchApi({
+  total = num('BENCH_API_MONITORS', 100_000),
+  durationMs = num('BENCH_API_S', 20) * 1000,
+  creates = num('BENCH_API_CREATES', 300),
+} = {}) {
+  const db = await freshDatabase('api');
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  let server;
+  try {
+    server = await startServer(
+      { ROLE: 'api', DATABASE_URL: db.url, PORT: String(PORT), SANDBOX: 'off', PUBLIC_URL: `http://127.0.0.1:${PORT}` },
+      { port: PORT, name: 'api' },
+    );
+    const reader = await register('reader@bench.local');
+    const writer = await register('writer@bench.local');
+    await client.query(`update users set plan = 'Business', plan_expires_at = 4102444800`);
+    const perUser = 500;
+    const others = Math.ceil((total - perUser) / perUser);
+    await client.query(
+      `insert into users (email, monitor_key, plan, plan_expires_at)
+       select 'user' || u || '@bench.local', 'bench-key-' || u, 'Business', 4102444800 from generate_series(1, $1::int) u`,
+      [others],
+    );
+    const seeded = Date.now();
+    const { rows: owners } = await client.query(`select id from users where email <> 'writer@bench.local' order by email = 'reader@bench.local' desc, email`);
+    let left = total;
+    for (const owner of owners) {
+      const count = Math.min(perUser, left);
+      if (count <= 0) break;
+      left -= count;
+      await client.query(
+        `insert into monitors (user_id, name, service, target, conditions, interval_seconds, repeat_interval_minutes,
+           confirmations, alert_settings, language_code, status, next_check_at, last_checked_at, last_response_ms,
+           created_at, updated_at)
+         select $1, 'shop ' || i, 'website', jsonb_build_object('url', 'http://127.0.0.1:9/m/' || i), $2::jsonb, 60, 0, 1,
+           $3::jsonb, 'en', 'up', now() + interval '1 day', now(), 42, now() - i * interval '1 second', now()
+         from generate_series(1, $4::int) i`,
+        [owner.id, JSON.stringify(CONDITIONS), JSON.stringify(NO_ALERTS), count],
+      );
+    }
+    const readerId = owners[0].id;
+    await client.query(
+      `insert into check_results (monitor_id, slot_at, checked_at, ok, response_ms, status_code)
+       select m.id, date_trunc('minute', now()) - k * interval '1 minute', date_trunc('minute', now()) - k * interval '1 minute',
+         k % 97 <> 0, 30 + k % 50, 200
+       from monitors m, generate_series(1, 60) k where m.user_id = $1`,
+      [readerId],
+    );
+    await client.query('analyze');
+    const { rows: ids } = await client.query(`select id from monitors where user_id = $1`, [readerId]);
+    const { rows: counted } = await client.query(`select count(*)::int as n from monitors`);
+    console.error(`seeded ${counted[0].n} monitors in ${Date.now() - seeded} ms`);
+
+    const pidsOf = () => ({ server: [server.pid], postgres: postgresPids(), bench: [process.pid] });
+    const rows = [];
+    for (const [name, makePath] of [
+      ['GET /monitor-bff/monitor?page=1&pageSize=20', () => '/monitor-bff/monitor?page=1&pageSize=20'],
+      ['GET /monitor-bff/monitor-info', () => `/monitor-bff/monitor-info?monitorId=${ids[Math.floor(Math.random() * ids.length)].id}`],
+    ]) {
+      await load(makePath, { token: reader, durationMs: 3000 }); // warm-up
+      const sample = sampler(pidsOf, 1000);
+      const result = await load(makePath, { token: reader, durationMs });
+      rows.push({ name, connections: 100, ...result, usage: sample.stop() });
+    }
+
+    const createLatencies = [];
+    let createErrors = 0;
+    const sample = sampler(pidsOf, 1000);
+    for (let i = 0; i < creates; i += 1) {
+      const t0 = performance.now();
+      const res = await request('POST', '/monitor-bff/monitor', {
+        token: writer,
+        body: {
+          name: `created ${i}`,
+          service: 'website',
+          target: { url: `http://127.0.0.1:9/created/${i}` },
+          conditions: CONDITIONS,
+          intervalSeconds: 60,
+          repeatIntervalMinutes: 0,
+          confirmations: 1,
+          languageCode: 'en',
+          ...NO_ALERTS,
+        },
+      });
+      createLatencies.push(performance.now() - t0);
+      if (res.status !== 200) {
+        createErrors += 1;
+        if (createErrors === 1) console.error(`create: ${res.status} ${res.body}`);
+      }
+    }
+    createLatencies.sort((a, b) => a - b);
+    rows.push({
+      name: 'POST /monitor-bff/monitor',
+      connections: 1,
+      requests: creates,
+      errors: createErrors,
+      rps: NaN,
+      p50: percentile(createLatencies, 50),
+      p99: percentile(createLatencies, 99),
+      max: createLatencies.at(-1),
+      usage: sample.stop(),
+    });
+    return { total: counted[0].n, durationS: durationMs / 1000, rows };
+  } finally {
+    if (server) await stopChild(server);
+    agent.destroy();
+    await client.end();
+    await db.drop();
+  }
+}
+
+const f = (v, d = 0) => (Number.isFinite(v) ? v.toFixed(d) : '–');
+export function printApi(result) {
+  console.log(`\n## API (${result.total} monitors stored, ${result.durationS} s per endpoint)\n`);
+  console.log('| request | connections | requests | errors | req/s | p50 | p99 | max | server CPU | PostgreSQL CPU | load generator CPU | machine busy |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of result.rows) {
+    const u = r.usage;
+    console.log(
+      `| ${r.name} | ${r.connections} | ${r.requests} | ${r.errors} | ${f(r.rps)} | ${f(r.p50, 1)} ms | ${f(r.p99, 1)} ms | ${f(r.max, 1)} ms | ${f(u.server?.cpuPct)} % | ${f(u.postgres?.cpuPct)} % | ${f(u.bench?.cpuPct)} % | ${f(u.machine.cpuPct)} % |`,
+    );
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await benchApi();
+  console.error(JSON.stringify(result));
+  printApi(result);
+  process.exit(0);
+}

@@ -1,0 +1,194 @@
+// Helpers shared by the long benchmarks (checks, alerts, api): child processes, databases, /proc sampling.
+import { spawn, execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const num = (name, fallback) => Number(process.env[name] ?? fallback);
+
+const children = new Set();
+function killAll() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+}
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+
+/** Spawns a child that dies with this process; resolves once `ready` (a predicate on stdout) is true. */
+export function spawnChild(args, env, { readyLine, name = 'child' } = {}) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  let buffer = '';
+  child.stderr.on('data', (chunk) => process.stderr.write(`[${name}] ${chunk}`));
+  const ready = new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+    child.stdout.on('data', (chunk) => {
+      buffer = (buffer + chunk).slice(-4096);
+      if (process.env.BENCH_VERBOSE) process.stdout.write(`[${name}] ${chunk}`);
+      if (readyLine && buffer.includes(readyLine)) resolve();
+    });
+    if (!readyLine) resolve();
+  });
+  ready.catch(() => {});
+  return { child, ready };
+}
+
+export async function stopChild(child, signal = 'SIGINT', graceMs = 10_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Starts the built server; resolves once /healthz answers (or, for ROLE=worker, once it logged its start). */
+export async function startServer(env, { port, name = 'server' } = {}) {
+  const { child } = spawnChild(['apps/server/dist/main.js'], { LOG_LEVEL: 'warn', ...env }, { name });
+  const started = Date.now();
+  if (port) {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+      if (Date.now() - started > 60_000) throw new Error(`${name} not ready after 60 s`);
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+        if (response.ok) break;
+      } catch {
+        // not listening yet
+      }
+      await sleep(50);
+    }
+  }
+  return child;
+}
+
+/** A fresh PostgreSQL database for one run; `drop()` removes it. */
+export async function freshDatabase(tag) {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  const name = `vigil_bench_${tag}_${process.pid}`;
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Waits until a table exists (the server ran its migrations). */
+export async function waitForTable(client, table, timeoutMs = 60_000) {
+  const started = Date.now();
+  for (;;) {
+    const { rows } = await client.query(`select to_regclass($1) as t`, [table]);
+    if (rows[0].t) return;
+    if (Date.now() - started > timeoutMs) throw new Error(`${table} never appeared`);
+    await sleep(200);
+  }
+}
+
+const TICK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** CPU seconds (user + system) a process has used, and its resident memory in MiB. */
+export function procStat(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpu = (Number(fields[11]) + Number(fields[12])) / TICK;
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    return { cpu, rss };
+  } catch {
+    return { cpu: 0, rss: 0 };
+  }
+}
+
+/** Pids of every process named `postgres` (the server and its backends). */
+export function postgresPids() {
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}
+
+/** Whole-machine busy CPU seconds (all cores) from /proc/stat. */
+export function machineBusy() {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  const idle = line[3] + line[4];
+  const total = line.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: (total - idle) / TICK, total: total / TICK };
+}
+
+/**
+ * Samples CPU and memory of named groups of processes every `everyMs`. `groups()` returns
+ * `{ name: [pid, …] }` (called at each sample, so backends that come and go are counted).
+ * `stop()` returns per group: average CPU % (of one core) over the span and the highest RSS seen (sum).
+ */
+export function sampler(groups, everyMs = 2000) {
+  const first = new Map();
+  const last = new Map();
+  const peakRss = {};
+  const startedAt = Date.now();
+  const machine0 = machineBusy();
+  const take = () => {
+    for (const [group, pids] of Object.entries(groups())) {
+      let rss = 0;
+      for (const pid of pids) {
+        const s = procStat(pid);
+        const key = `${group}:${pid}`;
+        if (!first.has(key)) first.set(key, s.cpu);
+        last.set(key, s.cpu);
+        rss += s.rss;
+      }
+      peakRss[group] = Math.max(peakRss[group] ?? 0, rss);
+    }
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      take();
+      clearInterval(timer);
+      const seconds = (Date.now() - startedAt) / 1000;
+      const out = {};
+      for (const [key, cpu0] of first) {
+        const group = key.slice(0, key.indexOf(':'));
+        out[group] ??= { cpuPct: 0, rssMiB: peakRss[group] };
+        out[group].cpuPct += ((last.get(key) - cpu0) / seconds) * 100;
+      }
+      const machine1 = machineBusy();
+      out.machine = {
+        cpuPct: ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100,
+        rssMiB: 0,
+      };
+      return out;
+    },
+  };
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
