@@ -6,7 +6,7 @@
 // the same 2 cores as the server and PostgreSQL. Loopback only; every loop is bounded by count and time.
 import http from 'node:http';
 import pg from 'pg';
-import { freshDatabase, num, percentile, postgresPids, sampler, sleep, startServer, stopChild } from './lib.mjs';
+import { freshDatabase, num, percentile, postgresPids, sampler, startServer, stopChild } from './lib.mjs';
 
 const PORT = 3393;
 const PASSWORD = 'Bench-Pass-2026!x';
@@ -39,7 +39,9 @@ function request(method, path, { token, body } = {}) {
         agent,
         headers: {
           ...(token ? { authorization: token } : {}),
-          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...(payload
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+            : {}),
         },
       },
       (res) => {
@@ -105,7 +107,13 @@ export async function benchApi({
   let server;
   try {
     server = await startServer(
-      { ROLE: 'api', DATABASE_URL: db.url, PORT: String(PORT), SANDBOX: 'off', PUBLIC_URL: `http://127.0.0.1:${PORT}` },
+      {
+        ROLE: 'api',
+        DATABASE_URL: db.url,
+        PORT: String(PORT),
+        SANDBOX: 'off',
+        PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+      },
       { port: PORT, name: 'api' },
     );
     const reader = await register('reader@bench.local');
@@ -119,7 +127,9 @@ export async function benchApi({
       [others],
     );
     const seeded = Date.now();
-    const { rows: owners } = await client.query(`select id from users where email <> 'writer@bench.local' order by email = 'reader@bench.local' desc, email`);
+    const { rows: owners } = await client.query(
+      `select id from users where email <> 'writer@bench.local' order by email = 'reader@bench.local' desc, email`,
+    );
     let left = total;
     for (const owner of owners) {
       const count = Math.min(perUser, left);
@@ -130,7 +140,7 @@ export async function benchApi({
            confirmations, alert_settings, language_code, status, next_check_at, last_checked_at, last_response_ms,
            created_at, updated_at)
          select $1, 'shop ' || i, 'website', jsonb_build_object('url', 'http://127.0.0.1:9/m/' || i), $2::jsonb, 60, 0, 1,
-           $3::jsonb, 'en', 'up', now() + interval '1 day', now(), 42, now() - i * interval '1 second', now()
+           $3::jsonb, 'en-US', 'up', now() + interval '1 day', now(), 42, now() - i * interval '1 second', now()
          from generate_series(1, $4::int) i`,
         [owner.id, JSON.stringify(CONDITIONS), JSON.stringify(NO_ALERTS), count],
       );
@@ -152,7 +162,10 @@ export async function benchApi({
     const rows = [];
     for (const [name, makePath] of [
       ['GET /monitor-bff/monitor?page=1&pageSize=20', () => '/monitor-bff/monitor?page=1&pageSize=20'],
-      ['GET /monitor-bff/monitor-info', () => `/monitor-bff/monitor-info?monitorId=${ids[Math.floor(Math.random() * ids.length)].id}`],
+      [
+        'GET /monitor-bff/monitor-info',
+        () => `/monitor-bff/monitor-info?monitorId=${ids[Math.floor(Math.random() * ids.length)].id}`,
+      ],
     ]) {
       await load(makePath, { token: reader, durationMs: 3000 }); // warm-up
       const sample = sampler(pidsOf, 1000);
@@ -175,7 +188,7 @@ export async function benchApi({
           intervalSeconds: 60,
           repeatIntervalMinutes: 0,
           confirmations: 1,
-          languageCode: 'en',
+          languageCode: 'en-US',
           ...NO_ALERTS,
         },
       });
@@ -209,7 +222,9 @@ export async function benchApi({
 const f = (v, d = 0) => (Number.isFinite(v) ? v.toFixed(d) : '–');
 export function printApi(result) {
   console.log(`\n## API (${result.total} monitors stored, ${result.durationS} s per endpoint)\n`);
-  console.log('| request | connections | requests | errors | req/s | p50 | p99 | max | server CPU | PostgreSQL CPU | load generator CPU | machine busy |');
+  console.log(
+    '| request | connections | requests | errors | req/s | p50 | p99 | max | server CPU | PostgreSQL CPU | load generator CPU | machine busy |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of result.rows) {
     const u = r.usage;

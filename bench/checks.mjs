@@ -60,9 +60,18 @@ async function seed(query, { n, down, targetBase, firstSlotMs }) {
       `insert into monitors (user_id, name, service, target, conditions, interval_seconds,
          repeat_interval_minutes, confirmations, alert_settings, language_code, next_check_at, created_at, updated_at)
        select $1, 'm' || i, 'website', jsonb_build_object('url', $2 || '/m/' || i), $3::jsonb, 60, 0, 1,
-         $4::jsonb, 'en', to_timestamp(($5::float8 + i * $6::float8) / 1000), now(), now()
+         $4::jsonb, 'en-US', to_timestamp(($5::float8 + i * $6::float8) / 1000), now(), now()
        from generate_series($7::int, $8::int) as i`,
-      [userId, targetBase, JSON.stringify(CONDITIONS), JSON.stringify(NO_ALERTS), firstSlotMs, INTERVAL_MS / n, from, to],
+      [
+        userId,
+        targetBase,
+        JSON.stringify(CONDITIONS),
+        JSON.stringify(NO_ALERTS),
+        firstSlotMs,
+        INTERVAL_MS / n,
+        from,
+        to,
+      ],
     );
   }
   for (let i = 0; i < down; i += 1) {
@@ -75,7 +84,7 @@ async function seed(query, { n, down, targetBase, firstSlotMs }) {
     await query(
       `insert into monitors (user_id, name, service, target, conditions, interval_seconds,
          repeat_interval_minutes, confirmations, alert_settings, language_code, next_check_at, created_at, updated_at)
-       values ($1, $2, 'website', $3::jsonb, $4::jsonb, 60, 0, 1, $5::jsonb, 'en', to_timestamp($6::float8 / 1000), now(), now())`,
+       values ($1, $2, 'website', $3::jsonb, $4::jsonb, 60, 0, 1, $5::jsonb, 'en-US', to_timestamp($6::float8 / 1000), now(), now())`,
       [
         userId,
         `down-${i}`,
@@ -154,7 +163,11 @@ export async function benchChecks({
   const smtpPort = 3391;
   const apiPort = 3392;
   const targetBase = `http://127.0.0.1:${targetPort}`;
-  const target = spawnChild(['bench/target-server.mjs', String(targetPort)], {}, { readyLine: 'ready', name: 'target' });
+  const target = spawnChild(
+    ['bench/target-server.mjs', String(targetPort)],
+    {},
+    { readyLine: 'ready', name: 'target' },
+  );
   await target.ready;
   const smtp = await startSmtp(smtpPort);
   const serverEnv = {
@@ -311,7 +324,9 @@ export function printChecks(rows) {
   const alerts = rows.filter((r) => r.alerts);
   if (alerts.length) {
     console.log('\n## Alert latency (incident opened → SMTP server has the email)\n');
-    console.log('| load | failing monitors | incidents | emails | p50 | p99 | max | opened → sent_at p50 / p99 |');
+    console.log(
+      '| load | failing monitors | incidents | emails | p50 | p99 | max | opened → sent_at p50 / p99 |',
+    );
     console.log('|---|---|---|---|---|---|---|---|');
     for (const r of alerts) {
       const a = r.alerts;

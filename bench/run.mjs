@@ -1,29 +1,74 @@
-// `npm run bench`: runs every benchmark and prints its figures as the Markdown rows of bench/README.md.
+// `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
+// `npm run bench -- checks|alerts|api|long` runs the long ones instead (minutes each; see bench/README.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { benchStartup } from './startup.mjs';
-import { benchWebSize } from './web-size.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const LONG = ['checks', 'alerts', 'api'];
+const args = process.argv.slice(2);
+const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
+if (unknown.length) {
+  console.error(`Unknown benchmark ${unknown.join(', ')}: use checks, alerts, api or long (all three).`);
+  process.exit(2);
+}
+const long = args.includes('long') ? LONG : LONG.filter((name) => args.includes(name));
+
 if (spawnSync('node', ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' }).status !== 0)
   process.exit(1);
 
 const fmt = (n, digits = 0) => n.toFixed(digits);
 
-const web = benchWebSize();
-console.log('\n## Web app (apps/web/dist)\n');
-console.log('| what | raw | gzip |\n|---|---|---|');
-console.log(`| entry JS | ${fmt(web.entryJs.raw, 1)} kB | ${fmt(web.entryJs.gzip, 1)} kB |`);
-console.log(
-  `| JS before the first page (${web.chunks} files) | ${fmt(web.initialJs.raw, 1)} kB | ${fmt(web.initialJs.gzip, 1)} kB |`,
-);
-console.log(`| CSS | ${fmt(web.css.raw, 1)} kB | ${fmt(web.css.gzip, 1)} kB |`);
-
-const startup = await benchStartup();
-console.log('\n## Embedded start and idle memory\n');
-console.log('| database | first start (empty data) | warm start | idle RSS |\n|---|---|---|---|');
-for (const row of startup) {
+if (long.length === 0) {
+  const { benchWebSize } = await import('./web-size.mjs');
+  const { benchStartup } = await import('./startup.mjs');
+  const web = benchWebSize();
+  console.log('\n## Web app (apps/web/dist)\n');
+  console.log('| what | raw | gzip |\n|---|---|---|');
+  console.log(`| entry JS | ${fmt(web.entryJs.raw, 1)} kB | ${fmt(web.entryJs.gzip, 1)} kB |`);
   console.log(
-    `| ${row.database} | ${fmt(row.firstMs)} ms | ${fmt(row.warmMs)} ms | ${fmt(row.idleRss)} MiB |`,
+    `| JS before the first page (${web.chunks} files) | ${fmt(web.initialJs.raw, 1)} kB | ${fmt(web.initialJs.gzip, 1)} kB |`,
   );
+  console.log(`| CSS | ${fmt(web.css.raw, 1)} kB | ${fmt(web.css.gzip, 1)} kB |`);
+
+  const startup = await benchStartup();
+  console.log('\n## Embedded start and idle memory\n');
+  console.log('| database | first start (empty data) | warm start | idle RSS |\n|---|---|---|---|');
+  for (const row of startup) {
+    console.log(
+      `| ${row.database} | ${fmt(row.firstMs)} ms | ${fmt(row.warmMs)} ms | ${fmt(row.idleRss)} MiB |`,
+    );
+  }
 }
+
+// A run is `database:N:workers[:failing]`; BENCH_CHECKS and BENCH_ALERTS replace the default plans.
+const plan = (value) =>
+  value.split(',').map((run) => {
+    const [database, n, workers = '1', down = '0'] = run.trim().split(':');
+    return { database, n: Number(n), workers: Number(workers), down: Number(down) };
+  });
+
+if (long.includes('checks') || long.includes('alerts')) {
+  const { benchChecks, printChecks } = await import('./checks.mjs');
+  const runs = [
+    ...(long.includes('checks')
+      ? plan(
+          process.env.BENCH_CHECKS ??
+            'postgres:10000:1,postgres:10000:2,postgres:10000:4,postgres:90000:2,postgres:100000:2,pglite:10000:1',
+        )
+      : []),
+    ...(long.includes('alerts') ? plan(process.env.BENCH_ALERTS ?? 'postgres:10000:2:200') : []),
+  ];
+  const rows = [];
+  for (const run of runs) {
+    const row = await benchChecks(run);
+    console.error(JSON.stringify(row));
+    rows.push(row);
+  }
+  printChecks(rows);
+}
+
+if (long.includes('api')) {
+  const { benchApi, printApi } = await import('./api.mjs');
+  printApi(await benchApi());
+}
+process.exit(0);
