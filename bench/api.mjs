@@ -6,24 +6,20 @@
 // the same 2 cores as the server and PostgreSQL. Loopback only; every loop is bounded by count and time.
 import http from 'node:http';
 import pg from 'pg';
-import { freshDatabase, num, percentile, postgresPids, sampler, startServer, stopChild } from './lib.mjs';
+import {
+  CONDITIONS,
+  freshDatabase,
+  NO_ALERTS,
+  num,
+  percentile,
+  postgresPids,
+  sampler,
+  startServer,
+  stopChild,
+} from './lib.mjs';
 
 const PORT = 3393;
 const PASSWORD = 'Bench-Pass-2026!x';
-const CONDITIONS = {
-  http_status: { enabled: true },
-  timeout: { enabled: false, timeoutMs: 10_000 },
-  keyword: { enabled: false, keyword: '', mode: 'missing' },
-  slow_response: { enabled: false, thresholdMs: 3000 },
-  tls_expiry: { enabled: false, days: 14 },
-  password_page: { enabled: false },
-};
-const unchecked = { checked: false, name: '', isAgree: false };
-const NO_ALERTS = {
-  callSettings: { ...unchecked, phone: '' },
-  smsSettings: { ...unchecked, phone: '' },
-  emailSettings: { ...unchecked, email: '' },
-};
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
 

@@ -28,23 +28,11 @@ import {
   startServer,
   stopChild,
   waitForTable,
+  CONDITIONS,
+  NO_ALERTS,
 } from './lib.mjs';
 
 const INTERVAL_MS = 60_000;
-const CONDITIONS = {
-  http_status: { enabled: true },
-  timeout: { enabled: false, timeoutMs: 10_000 },
-  keyword: { enabled: false, keyword: '', mode: 'missing' },
-  slow_response: { enabled: false, thresholdMs: 3000 },
-  tls_expiry: { enabled: false, days: 14 },
-  password_page: { enabled: false },
-};
-const unchecked = { checked: false, name: '', isAgree: false };
-const NO_ALERTS = {
-  callSettings: { ...unchecked, phone: '' },
-  smsSettings: { ...unchecked, phone: '' },
-  emailSettings: { ...unchecked, email: '' },
-};
 
 /** Inserts the user and the monitors with set-based SQL (generate_series), so 100k rows take seconds. */
 async function seed(query, { n, down, targetBase, firstSlotMs }) {

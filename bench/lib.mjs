@@ -9,6 +9,22 @@ export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export const num = (name, fallback) => Number(process.env[name] ?? fallback);
 
+/** The benchmarks' website monitors: only the HTTP status judged, no alert channel ticked. */
+export const CONDITIONS = {
+  http_status: { enabled: true },
+  timeout: { enabled: false, timeoutMs: 10_000 },
+  keyword: { enabled: false, keyword: '', mode: 'missing' },
+  slow_response: { enabled: false, thresholdMs: 3000 },
+  tls_expiry: { enabled: false, days: 14 },
+  password_page: { enabled: false },
+};
+const unchecked = { checked: false, name: '', isAgree: false };
+export const NO_ALERTS = {
+  callSettings: { ...unchecked, phone: '' },
+  smsSettings: { ...unchecked, phone: '' },
+  emailSettings: { ...unchecked, email: '' },
+};
+
 const children = new Set();
 function killAll() {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
