@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { notifications } from '@mantine/notifications';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../test/render.tsx';
+import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
+import { renderWithProviders, Where } from '../test/render.tsx';
 import { aMonitor, anAlert, ok } from '../test/monitor-fixtures.ts';
 import { getAlerts } from '../features/alerts/api/get-alerts.ts';
 import { acknowledgeAlert } from '../features/alerts/api/acknowledge-alert.ts';
@@ -51,11 +52,6 @@ const page = (list = [open, resolved], total = list.length) => ok({ list, total,
 
 /** The state column of an alert row. */
 const stateOf = (row: HTMLElement) => within(row).getAllByRole('cell')[0]!;
-
-function Where() {
-  const { pathname, search } = useLocation();
-  return <p data-testid="where">{`${pathname}${search}`}</p>;
-}
 
 function renderAt(url: string) {
   return renderWithProviders(
@@ -176,6 +172,6 @@ describe('alerts page', () => {
     vi.mocked(getAlerts).mockResolvedValue(page([], 0));
     renderAt('/app/alerts');
     expect(await screen.findByText('No alerts yet')).toBeInTheDocument();
-    expect(document.body.textContent).not.toMatch(/coming soon|todo|not implemented/i);
+    expectNoPlaceholderWords(document.body.textContent);
   });
 });

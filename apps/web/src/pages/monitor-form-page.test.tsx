@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUserInfo } from '../lib/session.ts';
-import { renderWithProviders } from '../test/render.tsx';
+import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
+import { renderWithProviders, Where } from '../test/render.tsx';
 import { aMonitor, catalogue, freePlan, ok, proPlan } from '../test/monitor-fixtures.ts';
 import { getMonitorService } from '../features/monitors/api/get-monitor-service.ts';
 import { getPlans } from '../features/plans/api/get-plans.ts';
@@ -30,11 +31,6 @@ vi.setConfig({ testTimeout: 20_000 });
 
 const created = aMonitor({ monitorId: '33333333-3333-4333-8333-333333333333', name: 'Home page' });
 const binding = encodeURIComponent(JSON.stringify({ auth: 'false', key: 'shop-42' }));
-
-function Where() {
-  const { pathname, search } = useLocation();
-  return <p data-testid="where">{`${pathname}${search}`}</p>;
-}
 
 function renderAt(url: string) {
   return renderWithProviders(
@@ -245,7 +241,7 @@ describe('/monitor_create', () => {
     expect(screen.getByRole('checkbox', { name: /automated alert text messages/ })).toBeDisabled();
     expect(screen.getAllByRole('textbox', { name: /Phone number/ })).toHaveLength(2);
     expect(screen.getByText(/Text message alerts open with Vigil's phone integration/)).toBeInTheDocument();
-    expect(document.body.textContent).not.toMatch(/coming soon|todo|not implemented/i);
+    expectNoPlaceholderWords(document.body.textContent);
   });
 });
 

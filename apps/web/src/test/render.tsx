@@ -2,7 +2,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { render, type RenderOptions } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { theme } from '../app/theme.ts';
 
 interface Options extends Omit<RenderOptions, 'wrapper'> {
@@ -23,4 +23,10 @@ export function renderWithProviders(ui: ReactElement, { url = '/app/', ...option
     );
   }
   return render(ui, { wrapper: Wrapper, ...options });
+}
+
+/** Shows where the router is (path and query, without /app), for tests that follow navigation. */
+export function Where() {
+  const { pathname, search } = useLocation();
+  return <p data-testid="where">{`${pathname}${search}`}</p>;
 }
