@@ -1,0 +1,158 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkResults, monitors } from '../db/schema.ts';
+import { createStore } from '../db/store.ts';
+import type { CheckWorkerReport } from '../test/check-worker.fixture.ts';
+import { databases } from '../test/databases.ts';
+import { insertMonitor, userWithVerifiedEmail } from '../test/engine-kit.ts';
+import { HEALTHY, startTargetServer } from '../test/target-server.ts';
+
+const FIXTURE = fileURLToPath(new URL('../test/check-worker.fixture.ts', import.meta.url));
+const MONITOR_COUNT = 200;
+const INTERVAL_MS = 5_000;
+/** First slots fall in four groups, 0.5 s apart, as monitors created at different times do. */
+const GROUPS = 4;
+const GROUP_GAP_MS = 500;
+/** Slots every monitor must have had checked when the workers are stopped. */
+const SLOTS = 3;
+
+interface WorkerProcess {
+  /** Resolves with the report the worker prints when it stops on SIGTERM. */
+  stop(): Promise<CheckWorkerReport>;
+}
+
+/** Spawns the check worker fixture on its own node process; resolves once its engine runs. */
+async function startWorkerProcess(databaseUrl: string, spawned: ChildProcess[]): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  spawned.push(child);
+  const lines: string[] = [];
+  let partial = '';
+  let onLine = () => {};
+  child.stdout!.on('data', (data: Buffer) => {
+    const parts = (partial + data.toString()).split('\n');
+    partial = parts.pop()!;
+    lines.push(...parts);
+    onLine();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    onLine = () => lines.includes('ready') && resolve();
+    void exited.then((code) => reject(new Error(`check worker exited with ${code} before it was ready`)));
+  });
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      return JSON.parse(lines.at(-1)!) as CheckWorkerReport;
+    },
+  };
+}
+
+function killLeftovers(spawned: ChildProcess[]): void {
+  for (const child of spawned)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+// PostgreSQL only: PGlite lives inside one process, so it cannot be shared by two.
+describe('two worker processes on one PostgreSQL database', () => {
+  const postgres = databases.find((d) => d.name === 'PostgreSQL')!;
+  const spawned: ChildProcess[] = [];
+  afterAll(() => killLeftovers(spawned));
+
+  it(
+    'share the due monitors on the real clock, checking every slot once and missing none',
+    { timeout: 60_000 },
+    async () => {
+      const { database, drop } = await postgres.create();
+      if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
+      const site = await startTargetServer();
+      // A short delay per answer, so one process cannot clear a whole group before the other polls.
+      site.behaviour = { ...HEALTHY, delayMs: 50 };
+      try {
+        const workers = await Promise.all([
+          startWorkerProcess(database.connectionString, spawned),
+          startWorkerProcess(database.connectionString, spawned),
+        ]);
+
+        const store = createStore(database.db);
+        const owner = await userWithVerifiedEmail(store, new Date());
+        const start = Date.now() + 1_000;
+        const firstSlots = new Map<string, { path: string; firstSlot: number }>();
+        for (let i = 0; i < MONITOR_COUNT; i++) {
+          const path = `/m${i}`;
+          const firstSlot = start + (i % GROUPS) * GROUP_GAP_MS;
+          const id = await insertMonitor(database.db, {
+            userId: owner.id,
+            email: owner.email,
+            url: `${site.url}${path}`,
+            nextCheckAt: new Date(firstSlot),
+            intervalSeconds: INTERVAL_MS / 1000,
+          });
+          firstSlots.set(id, { path, firstSlot });
+        }
+
+        // Stop halfway between the last group's third slot and the first group's fourth: each is 1.75 s away.
+        const lastThirdSlot = start + (SLOTS - 1) * INTERVAL_MS + (GROUPS - 1) * GROUP_GAP_MS;
+        const firstFourthSlot = start + SLOTS * INTERVAL_MS;
+        const stopAt = (lastThirdSlot + firstFourthSlot) / 2;
+        await new Promise((resolve) => setTimeout(resolve, stopAt - Date.now()));
+        const reports = await Promise.all(workers.map((worker) => worker.stop()));
+
+        const rows = await database.db
+          .select({ id: monitors.id, nextCheckAt: monitors.nextCheckAt, claimedUntil: monitors.claimedUntil })
+          .from(monitors);
+        const results = await database.db
+          .select({ monitorId: checkResults.monitorId, slotAt: checkResults.slotAt })
+          .from(checkResults);
+        const checkedSlots: Record<string, number[]> = {};
+        const expectedSlots: Record<string, number[]> = {};
+        for (const { monitorId, slotAt } of results) {
+          (checkedSlots[firstSlots.get(monitorId)!.path] ??= []).push(slotAt.getTime());
+        }
+        for (const row of rows) {
+          const { path, firstSlot } = firstSlots.get(row.id)!;
+          checkedSlots[path]?.sort((a, b) => a - b);
+          // Every slot on the monitor's grid from its first up to the one it waits for now: none missed.
+          expectedSlots[path] = [];
+          for (let slot = firstSlot; slot < row.nextCheckAt.getTime(); slot += INTERVAL_MS) {
+            expectedSlots[path].push(slot);
+          }
+        }
+        expect(rows).toHaveLength(MONITOR_COUNT);
+        expect(checkedSlots).toEqual(expectedSlots);
+
+        // One request per written result: a slot checked twice shows here even when its second write is refused.
+        const resultsPerPath = Object.fromEntries(
+          Object.entries(checkedSlots).map(([path, slots]) => [path, slots.length]),
+        );
+        expect(Object.fromEntries(site.hits)).toEqual(resultsPerPath);
+        // The two processes' own counts add up to those requests, and each process did part of the work.
+        const [first, second] = reports.map((report) => report.checksPerPath);
+        const combined: Record<string, number> = {};
+        for (const counts of [first!, second!]) {
+          for (const [path, checks] of Object.entries(counts))
+            combined[path] = (combined[path] ?? 0) + checks;
+        }
+        expect(combined).toEqual(resultsPerPath);
+        // The workers stopped cleanly: every slot they claimed was checked and written.
+        expect(rows.filter((row) => row.claimedUntil !== null)).toEqual([]);
+        // At least three slots of every monitor passed before the stop, and were all checked.
+        expect(Math.min(...Object.values(expectedSlots).map((slots) => slots.length))).toBeGreaterThanOrEqual(
+          SLOTS,
+        );
+        expect(sum(first!)).toBeGreaterThan(0);
+        expect(sum(second!)).toBeGreaterThan(0);
+      } finally {
+        killLeftovers(spawned);
+        await site.close();
+        await drop();
+      }
+    },
+  );
+});
