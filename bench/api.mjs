@@ -1,9 +1,10 @@
-// API benchmark with 100,000 monitors stored: GET /monitor-bff/monitor (page 1, pageSize 20) and
-// GET /monitor-bff/monitor-info at 100 keep-alive connections (req/s, p50/p99), and POST /monitor-bff/monitor
-// one at a time (p50/p99). The server runs as `ROLE=api` on a fresh PostgreSQL database; the monitors are
-// inserted directly across 200 Business-plan users (500 each, the plan's limit), the measured user's 500 with
-// an hour of one-minute results each. The load generator is this process (node:http, keep-alive agent), on
-// the same 2 cores as the server and PostgreSQL. Loopback only; every loop is bounded by count and time.
+// API benchmark with 100,000 monitors stored: GET /monitor-bff/monitor (a random page of 20 of the user's) and
+// GET /monitor-bff/monitor-info (a random one of the user's monitors) at 100 keep-alive connections (req/s,
+// p50/p99), and POST /monitor-bff/monitor one at a time (p50/p99). The server runs as `ROLE=api` on a fresh
+// PostgreSQL database; the monitors are inserted directly across 200 Business-plan users (500 each, the plan's
+// limit), the measured user's 500 with the history a running system keeps (see seedHistory). The load
+// generator is this process (node:http, keep-alive agent), on the same 2 cores as the server and PostgreSQL.
+// Loopback only; every loop is bounded by count and time.
 import http from 'node:http';
 import pg from 'pg';
 import {
@@ -52,14 +53,136 @@ function request(method, path, { token, body } = {}) {
   });
 }
 
-async function register(email) {
+export async function register(email) {
   const res = await request('POST', '/oauth-bff/v1/user/register', { body: { email, password: PASSWORD } });
   if (res.status !== 200) throw new Error(`register ${res.status} ${res.body}`);
   return JSON.parse(res.body).data.token;
 }
 
+const HOUR = 3_600_000;
+/** RESULT_RETENTION_HOURS' default: the engine's roll-up job deletes raw results older than this. */
+const RETENTION_HOURS = 48;
+/** The longest range the monitor page shows (30 d), kept as hourly roll-ups. */
+const HISTORY_HOURS = 30 * 24;
+
+/**
+ * The measured user's monitors as a running system holds them: one-minute results over the retention period,
+ * written minute by minute across all the monitors as the engine writes them (so one monitor's rows are
+ * scattered over the table, one per heap page); the hourly roll-ups the roll-up job makes from them (its own
+ * query) for every hour before the current one, as in an hour's first minutes; older roll-ups back to 30 days;
+ * and the hourly tallies the engine keeps on each monitor's row. All results but the newest two hours are
+ * vacuumed, as autovacuum would have done; the newest hours are not, as in a live table.
+ */
+async function seedHistory(client, userId) {
+  const now = Date.now();
+  const currentHour = Math.floor(now / HOUR) * HOUR;
+  const firstRawHour = currentHour - RETENTION_HOURS * HOUR;
+  const lastMinute = Math.floor(now / 60_000) * 60_000;
+  const iso = (ms) => new Date(ms).toISOString();
+  await client.query(
+    `insert into check_rollups (monitor_id, hour, checks, failures, p50_ms, p95_ms, p99_ms, avg_ms)
+     select m.id, h, 60, ((extract(epoch from h) / 3600)::bigint + m.n) % 7 / 3, 40 + m.n % 20, 70 + m.n % 20,
+       90 + m.n % 20, 45 + m.n % 20
+     from generate_series($2::timestamptz, $3::timestamptz, interval '1 hour') h
+       cross join (select id, row_number() over (order by created_at) as n from monitors where user_id = $1) m
+     order by h, m.n`,
+    [userId, iso(currentHour - HISTORY_HOURS * HOUR), iso(firstRawHour - HOUR)],
+  );
+  for (let hour = firstRawHour; hour <= currentHour; hour += HOUR) {
+    if (hour === currentHour - HOUR) await client.query('vacuum analyze check_results, check_rollups');
+    await client.query(
+      `insert into check_results (monitor_id, slot_at, checked_at, ok, response_ms, status_code, failed_conditions, error)
+       select m.id, s.at, s.at + (80 + m.n % 50) * interval '1 millisecond', r.ok, 30 + (r.k + 7 * m.n) % 50,
+         case when r.ok then 200 else 503 end,
+         case when r.ok then '[]'::jsonb else '["http_status"]'::jsonb end,
+         case when r.ok then null else 'HTTP 503 from http://127.0.0.1:9/' end
+       from generate_series($2::timestamptz, $3::timestamptz, interval '1 minute') s(at)
+         cross join (select id, row_number() over (order by created_at) as n from monitors where user_id = $1) m
+         cross join lateral (select (extract(epoch from s.at) / 60)::bigint as k) k0
+         cross join lateral (select k0.k as k, (k0.k + m.n) % 97 <> 0 as ok) r
+       order by s.at, m.n`,
+      [userId, iso(hour), iso(Math.min(hour + HOUR - 60_000, lastMinute))],
+    );
+    if (hour === currentHour) break;
+    // The roll-up job's query (apps/server/src/engine/check.repository.ts, rollUp), for this hour.
+    await client.query(
+      `insert into check_rollups (monitor_id, hour, checks, failures, p50_ms, p95_ms, p99_ms, avg_ms)
+       select monitor_id, date_trunc('hour', checked_at, 'UTC'), count(*), count(*) filter (where not ok),
+         percentile_cont(0.5) within group (order by response_ms),
+         percentile_cont(0.95) within group (order by response_ms),
+         percentile_cont(0.99) within group (order by response_ms),
+         avg(response_ms)
+       from check_results
+       where checked_at >= $1 and checked_at < $2 and monitor_id in (select id from monitors where user_id = $3)
+       group by monitor_id, date_trunc('hour', checked_at, 'UTC')`,
+      [iso(hour), iso(hour + HOUR), userId],
+    );
+  }
+  // The engine counts each check on its monitor's row as it records it (modules/monitors/uptime-tally.ts in
+  // the server): the same hourly tallies of the last 24 hours, from the results just written.
+  await client.query(
+    `with per_hour as (
+       select monitor_id, date_trunc('hour', checked_at, 'UTC') as hour, count(*) as checks,
+         count(*) filter (where not ok) as failures
+       from check_results
+       where checked_at >= date_trunc('hour', now(), 'UTC') - interval '23 hours'
+         and monitor_id in (select id from monitors where user_id = $1)
+       group by 1, 2
+     ), tallies as (
+       select p.monitor_id, max(p.hour) as hour,
+         array_agg(coalesce(h.checks, 0)::smallint order by i) as checks,
+         array_agg(coalesce(h.failures, 0)::smallint order by i) as failures
+       from (select monitor_id, max(hour) as hour from per_hour group by 1) p
+         cross join generate_series(0, 23) i
+         left join per_hour h on h.monitor_id = p.monitor_id and h.hour = p.hour - i * interval '1 hour'
+       group by p.monitor_id
+     )
+     update monitors m set tally_hour = t.hour, tally_checks = t.checks, tally_failures = t.failures
+     from tallies t where m.id = t.monitor_id`,
+    [userId],
+  );
+  await client.query('analyze');
+}
+
+/**
+ * `total` monitors across Business-plan users of 500 each (the plan's limit): the registered
+ * reader@bench.local's first, with their history (seedHistory), then users made here. Returns the reader's ids.
+ */
+export async function seedMonitors(client, total) {
+  const perUser = 500;
+  const others = Math.ceil((total - perUser) / perUser);
+  await client.query(
+    `insert into users (email, monitor_key, plan, plan_expires_at)
+     select 'user' || u || '@bench.local', 'bench-key-' || u, 'Business', 4102444800 from generate_series(1, $1::int) u`,
+    [others],
+  );
+  const { rows: owners } = await client.query(
+    `select id from users where email <> 'writer@bench.local' order by email = 'reader@bench.local' desc, email`,
+  );
+  let left = total;
+  for (const owner of owners) {
+    const count = Math.min(perUser, left);
+    if (count <= 0) break;
+    left -= count;
+    await client.query(
+      `insert into monitors (user_id, name, service, target, conditions, interval_seconds, repeat_interval_minutes,
+         confirmations, alert_settings, language_code, status, next_check_at, last_checked_at, last_response_ms,
+         created_at, updated_at)
+       select $1, 'shop ' || i, 'website', jsonb_build_object('url', 'http://127.0.0.1:9/m/' || i), $2::jsonb, 60, 0, 1,
+         $3::jsonb, 'en-US', 'up', now() + interval '1 day', now(), 42, now() - i * interval '1 second', now()
+       from generate_series(1, $4::int) i`,
+      [owner.id, JSON.stringify(CONDITIONS), JSON.stringify(NO_ALERTS), count],
+    );
+  }
+  const readerId = owners[0].id;
+  await seedHistory(client, readerId);
+  const { rows: ids } = await client.query(`select id from monitors where user_id = $1`, [readerId]);
+  const { rows: counted } = await client.query(`select count(*)::int as n from monitors`);
+  return { ids, total: counted[0].n };
+}
+
 /** `connections` loops, each sending one request after another, for `durationMs` or `maxRequests` in all. */
-async function load(makePath, { token, connections = 100, durationMs, maxRequests = 500_000 }) {
+export async function load(makePath, { token, connections = 100, durationMs, maxRequests = 500_000 }) {
   const latencies = [];
   let errors = 0;
   let sent = 0;
@@ -110,54 +233,23 @@ export async function benchApi({
         SANDBOX: 'off',
         PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       },
-      { port: PORT, name: 'api' },
+      // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where the API process spends its CPU.
+      { port: PORT, name: 'api', nodeArgs: process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) },
     );
     const reader = await register('reader@bench.local');
     const writer = await register('writer@bench.local');
     await client.query(`update users set plan = 'Business', plan_expires_at = 4102444800`);
-    const perUser = 500;
-    const others = Math.ceil((total - perUser) / perUser);
-    await client.query(
-      `insert into users (email, monitor_key, plan, plan_expires_at)
-       select 'user' || u || '@bench.local', 'bench-key-' || u, 'Business', 4102444800 from generate_series(1, $1::int) u`,
-      [others],
-    );
     const seeded = Date.now();
-    const { rows: owners } = await client.query(
-      `select id from users where email <> 'writer@bench.local' order by email = 'reader@bench.local' desc, email`,
-    );
-    let left = total;
-    for (const owner of owners) {
-      const count = Math.min(perUser, left);
-      if (count <= 0) break;
-      left -= count;
-      await client.query(
-        `insert into monitors (user_id, name, service, target, conditions, interval_seconds, repeat_interval_minutes,
-           confirmations, alert_settings, language_code, status, next_check_at, last_checked_at, last_response_ms,
-           created_at, updated_at)
-         select $1, 'shop ' || i, 'website', jsonb_build_object('url', 'http://127.0.0.1:9/m/' || i), $2::jsonb, 60, 0, 1,
-           $3::jsonb, 'en-US', 'up', now() + interval '1 day', now(), 42, now() - i * interval '1 second', now()
-         from generate_series(1, $4::int) i`,
-        [owner.id, JSON.stringify(CONDITIONS), JSON.stringify(NO_ALERTS), count],
-      );
-    }
-    const readerId = owners[0].id;
-    await client.query(
-      `insert into check_results (monitor_id, slot_at, checked_at, ok, response_ms, status_code)
-       select m.id, date_trunc('minute', now()) - k * interval '1 minute', date_trunc('minute', now()) - k * interval '1 minute',
-         k % 97 <> 0, 30 + k % 50, 200
-       from monitors m, generate_series(1, 60) k where m.user_id = $1`,
-      [readerId],
-    );
-    await client.query('analyze');
-    const { rows: ids } = await client.query(`select id from monitors where user_id = $1`, [readerId]);
-    const { rows: counted } = await client.query(`select count(*)::int as n from monitors`);
-    console.error(`seeded ${counted[0].n} monitors in ${Date.now() - seeded} ms`);
+    const { ids, total: stored } = await seedMonitors(client, total);
+    console.error(`seeded ${stored} monitors in ${Date.now() - seeded} ms`);
 
     const pidsOf = () => ({ server: [server.pid], postgres: postgresPids(), bench: [process.pid] });
     const rows = [];
     for (const [name, makePath] of [
-      ['GET /monitor-bff/monitor?page=1&pageSize=20', () => '/monitor-bff/monitor?page=1&pageSize=20'],
+      [
+        'GET /monitor-bff/monitor?page=N&pageSize=20',
+        () => `/monitor-bff/monitor?page=${1 + Math.floor(Math.random() * (ids.length / 20))}&pageSize=20`,
+      ],
       [
         'GET /monitor-bff/monitor-info',
         () => `/monitor-bff/monitor-info?monitorId=${ids[Math.floor(Math.random() * ids.length)].id}`,
@@ -206,7 +298,7 @@ export async function benchApi({
       max: createLatencies.at(-1),
       usage: sample.stop(),
     });
-    return { total: counted[0].n, durationS: durationMs / 1000, rows };
+    return { total: stored, durationS: durationMs / 1000, rows };
   } finally {
     if (server) await stopChild(server);
     agent.destroy();

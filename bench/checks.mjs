@@ -35,7 +35,7 @@ import {
 const INTERVAL_MS = 60_000;
 
 /** Inserts the user and the monitors with set-based SQL (generate_series), so 100k rows take seconds. */
-async function seed(query, { n, down, targetBase, firstSlotMs }) {
+export async function seed(query, { n, down, targetBase, firstSlotMs }) {
   const user = await query(
     `insert into users (email, password_hash, monitor_key, plan, plan_expires_at)
      values ('bench@bench.local', null, 'bench-key', 'Business', 4102444800) returning id`,
@@ -97,7 +97,7 @@ function expectedSlots(n, firstSlotMs, fromMs, toMs) {
   return count;
 }
 
-async function measure(query, { fromMs, toMs }) {
+export async function measure(query, { fromMs, toMs }) {
   const { rows } = await query(
     `select count(*)::int as results,
        count(distinct (monitor_id, slot_at))::int as distinct_slots,

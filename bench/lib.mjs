@@ -69,9 +69,16 @@ export async function stopChild(child, signal = 'SIGINT', graceMs = 10_000) {
   clearTimeout(timer);
 }
 
-/** Starts the built server; resolves once /healthz answers (or, for ROLE=worker, once it logged its start). */
-export async function startServer(env, { port, name = 'server' } = {}) {
-  const { child } = spawnChild(['apps/server/dist/main.js'], { LOG_LEVEL: 'warn', ...env }, { name });
+/**
+ * Starts the built server; resolves once /healthz answers (or, for ROLE=worker, once it logged its start).
+ * `nodeArgs` go before the script (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept).
+ */
+export async function startServer(env, { port, name = 'server', nodeArgs = [] } = {}) {
+  const { child } = spawnChild(
+    [...nodeArgs, 'apps/server/dist/main.js'],
+    { LOG_LEVEL: 'warn', ...env },
+    { name },
+  );
   const started = Date.now();
   if (port) {
     for (;;) {

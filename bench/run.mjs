@@ -1,14 +1,16 @@
 // `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
-// `npm run bench -- checks|alerts|api|long` runs the long ones instead (minutes each; see bench/README.md).
+// `npm run bench -- checks|alerts|phone|api|long` runs the long ones instead (minutes each; see bench/README.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const LONG = ['checks', 'alerts', 'api'];
+const LONG = ['checks', 'alerts', 'phone', 'api'];
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
 if (unknown.length) {
-  console.error(`Unknown benchmark ${unknown.join(', ')}: use checks, alerts, api or long (all three).`);
+  console.error(
+    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api or long (all four).`,
+  );
   process.exit(2);
 }
 const long = args.includes('long') ? LONG : LONG.filter((name) => args.includes(name));
@@ -65,6 +67,18 @@ if (long.includes('checks') || long.includes('alerts')) {
     rows.push(row);
   }
   printChecks(rows);
+}
+
+if (long.includes('phone')) {
+  const { benchPhone, printPhone } = await import('./phone.mjs');
+  const rows = [];
+  for (const run of plan(process.env.BENCH_PHONE ?? 'postgres:10000:2:200')) {
+    if (run.database !== 'postgres') throw new Error('BENCH_PHONE runs on PostgreSQL only.');
+    const row = await benchPhone({ n: run.n, workers: run.workers, failing: run.down });
+    console.error(JSON.stringify(row));
+    rows.push(row);
+  }
+  printPhone(rows);
 }
 
 if (long.includes('api')) {

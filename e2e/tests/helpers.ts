@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 
 let counter = 0;
@@ -45,4 +47,53 @@ export async function sessionCookies(context: BrowserContext) {
     token: cookies.find((cookie) => cookie.name === 'token')?.value,
     monitorKey: cookies.find((cookie) => cookie.name === 'monitor_key')?.value,
   };
+}
+
+/**
+ * A fresh US number per call from the range kept for fiction (555-0100 to 555-0199), so journeys never share
+ * a phone: `national` as a person types it, `e164` as Vigil and the sandbox show it.
+ */
+export function uniqueUsPhone(): { national: string; e164: string } {
+  counter += 1;
+  const line = String(100 + ((Date.now() + counter) % 100)).padStart(4, '0');
+  return { national: `415 555 ${line}`, e164: `+1415555${line}` };
+}
+
+/** The merchant's shop: a local page that can be taken down and brought back on the same port. */
+export class Shop {
+  #server: Server | undefined;
+  port = 0;
+
+  async start(): Promise<void> {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<h1>Welcome to the shop</h1>');
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.address() as AddressInfo).port;
+    this.#server = server;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/`;
+  }
+}
+
+/** On a monitor's page: runs a check with "Check now" and waits until the monitor shows `status`. */
+export async function checkNowShows(page: Page, status: 'Up' | 'Down') {
+  const checkNow = page.getByRole('button', { name: 'Check now' });
+  // The button waits for the result of the last "Check now" for up to 20 s.
+  await expect(checkNow).toBeEnabled({ timeout: 25_000 });
+  await checkNow.click();
+  await expect(page.getByRole('main').getByText(status, { exact: true }).first()).toBeVisible({
+    timeout: 20_000,
+  });
 }

@@ -1,35 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { createReadyAccount, signInThroughForm } from './helpers.ts';
-
-/** The merchant's shop: a local page that can be taken down and brought back on the same port. */
-class Shop {
-  #server: Server | undefined;
-  port = 0;
-
-  async start(): Promise<void> {
-    const server = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html' });
-      response.end('<h1>Welcome to the shop</h1>');
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as AddressInfo).port;
-    this.#server = server;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.#server;
-    this.#server = undefined;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}/`;
-  }
-}
+import { checkNowShows, createReadyAccount, Shop, signInThroughForm } from './helpers.ts';
 
 /** Reads the newest email to `to` whose subject matches, from the sandbox page, as a person would. */
 async function readSandboxMail(page: Page, to: string, subject: RegExp): Promise<string> {
@@ -44,15 +14,6 @@ async function readSandboxMail(page: Page, to: string, subject: RegExp): Promise
   const text = await tab.locator('pre').innerText();
   await tab.close();
   return text;
-}
-
-async function statusShows(page: Page, status: 'Up' | 'Down') {
-  const checkNow = page.getByRole('button', { name: 'Check now' });
-  await expect(checkNow).toBeEnabled();
-  await checkNow.click();
-  await expect(page.getByRole('main').getByText(status, { exact: true }).first()).toBeVisible({
-    timeout: 20_000,
-  });
 }
 
 test('a watched site that goes down raises an alert by email and on the alerts page, then recovers', async ({
@@ -87,10 +48,10 @@ test('a watched site that goes down raises an alert by email and on the alerts p
     await form.getByRole('button', { name: 'Create monitor' }).click();
 
     await expect(page.getByRole('heading', { name: 'My shop', level: 1 })).toBeVisible();
-    await statusShows(page, 'Up');
+    await checkNowShows(page, 'Up');
 
     await shop.stop();
-    await statusShows(page, 'Down');
+    await checkNowShows(page, 'Down');
 
     const downMail = await readSandboxMail(page, account.email, /DOWN/);
     expect(downMail).toContain('My shop');
@@ -104,7 +65,7 @@ test('a watched site that goes down raises an alert by email and on the alerts p
     await shop.start();
     await page.goBack();
     await expect(page.getByRole('heading', { name: 'My shop', level: 1 })).toBeVisible();
-    await statusShows(page, 'Up');
+    await checkNowShows(page, 'Up');
 
     const recoveredMail = await readSandboxMail(page, account.email, /Recovered/);
     expect(recoveredMail).toContain('My shop');

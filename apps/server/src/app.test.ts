@@ -173,6 +173,7 @@ describe.each(databases)('the HTTP app on $name', (testDatabase) => {
           'POST /monitor-bff/monitor/send-code',
           'POST /monitor-bff/monitor/verify-code',
           'GET /monitor-bff/monitor/verified-contacts',
+          'GET /monitor-bff/monitor/contact-status',
           'GET /monitor-bff/monitor/alerts',
           'POST /monitor-bff/monitor/alerts/acknowledge',
           'GET /monitor-bff/alerts/acknowledge',

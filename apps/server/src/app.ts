@@ -1,7 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createStore } from './db/store.ts';
@@ -9,6 +9,7 @@ import type { JobQueue } from './jobs/job-queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { registerErrorHandling } from './lib/error-handler.ts';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher.ts';
+import { serializerCompiler } from './lib/response-serializer.ts';
 import { validatorCompiler } from './lib/validation.ts';
 import { createAckLinks } from './modules/alerts/ack-link.ts';
 import { alertRoutes } from './modules/alerts/alert.routes.ts';
@@ -31,14 +32,19 @@ import { createSessionService } from './modules/sessions/session.service.ts';
 import { userRoutes } from './modules/users/user.routes.ts';
 import { createUserService } from './modules/users/user.service.ts';
 import { registerWebApp } from './web-app.ts';
+import { DEFAULT_PHONE_POLICY, type PhonePolicy } from './engine/phone-delivery.ts';
+import { createPhoneEventService } from './modules/twilio/phone-events.service.ts';
+import { twilioWebhookRoutes } from './modules/twilio/twilio-webhook.routes.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface AppDeps {
   config: Pick<
     Config,
-    'publicUrl' | 'oidc' | 'webDist' | 'sessionTtlDays' | 'trustProxy' | 'logLevel' | 'logFormat'
+    'publicUrl' | 'oidc' | 'webDist' | 'sessionTtlDays' | 'trustProxy' | 'logLevel' | 'logFormat' | 'twilio'
   >;
+  /** How alert calls ring and retry (tests shorten the pause). */
+  phonePolicy?: PhonePolicy;
   database: Database;
   queue: JobQueue;
   clock?: Clock;
@@ -113,11 +119,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userRoutes, { users: createUserService({ users: store.users, clock }), authenticate });
   await app.register(planRoutes, { plans: createPlanService({ users: store.users, clock }), authenticate });
   await app.register(monitorRoutes, {
-    monitors: createMonitorService({ store, clock, limiter }),
+    monitors: createMonitorService({ store, clock, limiter, phoneConfigured: config.twilio !== null }),
     authenticate,
   });
   await app.register(contactRoutes, {
-    contacts: createContactService({ store, limiter, queue: deps.queue, clock }),
+    contacts: createContactService({
+      store,
+      limiter,
+      queue: deps.queue,
+      clock,
+      phoneConfigured: config.twilio !== null,
+      phoneFromNumber: config.twilio?.fromNumber ?? null,
+    }),
     authenticate,
   });
   const ackLinks = createAckLinks({ serverSecrets: store.serverSecrets, clock, publicUrl: config.publicUrl });
@@ -126,6 +139,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authenticate,
     publicUrl: config.publicUrl,
   });
+  if (config.twilio) {
+    await app.register(twilioWebhookRoutes, {
+      events: createPhoneEventService({
+        store,
+        clock,
+        queue: deps.queue,
+        log: app.log,
+        publicUrl: config.publicUrl,
+        policy: deps.phonePolicy ?? DEFAULT_PHONE_POLICY,
+      }),
+      authToken: config.twilio.authToken,
+      publicUrl: config.publicUrl,
+    });
+  }
   if (deps.sandbox) await app.register(deps.sandbox, { prefix: '/sandbox' });
   await registerWebApp(app, config.webDist);
   return app;

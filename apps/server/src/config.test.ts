@@ -111,7 +111,35 @@ describe('loadConfig()', () => {
         'CHECK_CONCURRENCY',
         'CHECK_BATCH_SIZE',
         'RESULT_RETENTION_HOURS',
+        'TWILIO_ACCOUNT_SID',
+        'TWILIO_AUTH_TOKEN',
+        'TWILIO_FROM_NUMBER',
+        'TWILIO_API_URL',
       ].sort(),
+    );
+  });
+
+  it('talks to the sandbox Twilio by default, to Twilio with an account, and to none without either', () => {
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }, []).twilio).toMatchObject({
+      apiUrl: 'http://127.0.0.1:3000/sandbox/twilio',
+      fromNumber: '+15005550006',
+    });
+    const real = loadConfig(
+      { TWILIO_ACCOUNT_SID: `AC${'1'.repeat(32)}`, TWILIO_AUTH_TOKEN: 'secret-token', SANDBOX: 'off' },
+      [],
+    );
+    expect(real.twilio).toEqual({
+      apiUrl: 'https://api.twilio.com',
+      accountSid: `AC${'1'.repeat(32)}`,
+      authToken: 'secret-token',
+      fromNumber: '+15005550006',
+    });
+    expect(loadConfig({ SANDBOX: 'off' }, []).twilio).toBeNull();
+    expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'AC123', TWILIO_FROM_NUMBER: '0612' }, [])).toThrow(
+      /TWILIO_ACCOUNT_SID must be AC followed by 32[\s\S]*TWILIO_FROM_NUMBER must be a phone number/,
+    );
+    expect(() => loadConfig({ TWILIO_ACCOUNT_SID: `AC${'1'.repeat(32)}` }, [])).toThrow(
+      /without TWILIO_AUTH_TOKEN/,
     );
   });
 

@@ -98,7 +98,35 @@ export const SETTINGS = [
     meaning:
       'Raw check results are kept this long; older ones survive only as hourly roll-ups (checks, failures, latency percentiles).',
   },
+  {
+    name: 'TWILIO_ACCOUNT_SID',
+    default: 'the sandbox account when SANDBOX=on, else unset',
+    meaning:
+      'Twilio account SID (AC…) for SMS and call alerts. Unset with SANDBOX=off: the SMS and call channels are off.',
+  },
+  {
+    name: 'TWILIO_AUTH_TOKEN',
+    default: 'the sandbox token',
+    meaning: 'Twilio auth token: signs API calls and checks X-Twilio-Signature on webhooks.',
+  },
+  {
+    name: 'TWILIO_FROM_NUMBER',
+    default: '+15005550006',
+    meaning:
+      'The Twilio number (E.164) SMS and calls come from; point its incoming-SMS webhook at ${PUBLIC_URL}/webhooks/twilio/inbound-sms.',
+  },
+  {
+    name: 'TWILIO_API_URL',
+    default: '${PUBLIC_URL}/sandbox/twilio with the sandbox account, else https://api.twilio.com',
+    meaning: 'Base URL of Twilio’s REST API.',
+  },
 ] as const;
+
+/** The sandbox's Twilio account: used when SANDBOX=on and no TWILIO_ACCOUNT_SID is set. */
+export const SANDBOX_TWILIO = {
+  accountSid: 'AC5a4db0c5a4db0c5a4db0c5a4db0c5a4d',
+  authToken: 'vigil-sandbox-twilio-auth-token',
+} as const;
 
 export const ROLES = ['all', 'api', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -169,7 +197,27 @@ const envSchema = z.object({
   CHECK_CONCURRENCY: count('CHECK_CONCURRENCY', 1, 5000, 50),
   CHECK_BATCH_SIZE: count('CHECK_BATCH_SIZE', 1, 1000, 100),
   RESULT_RETENTION_HOURS: count('RESULT_RETENTION_HOURS', 2, 24 * 90, 48),
+  TWILIO_ACCOUNT_SID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal digits.')
+      .optional(),
+  ),
+  TWILIO_AUTH_TOKEN: optionalText,
+  TWILIO_FROM_NUMBER: z
+    .string()
+    .trim()
+    .regex(/^\+[1-9]\d{6,14}$/, 'TWILIO_FROM_NUMBER must be a phone number in E.164, like +15005550006.')
+    .default('+15005550006'),
+  TWILIO_API_URL: optionalText.pipe(url('TWILIO_API_URL', /^https?:$/, 'https://api.twilio.com').optional()),
 });
+
+export interface TwilioSettings {
+  apiUrl: string;
+  accountSid: string;
+  authToken: string;
+  fromNumber: string;
+}
 
 export interface OidcSettings {
   issuer: string;
@@ -199,6 +247,8 @@ export interface Config {
   checkConcurrency: number;
   checkBatchSize: number;
   resultRetentionHours: number;
+  /** Null when SMS and call alerts are off (no Twilio account and no sandbox). */
+  twilio: TwilioSettings | null;
 }
 
 export class ConfigError extends Error {
@@ -243,6 +293,9 @@ export function loadConfig(
       `ROLE=${e.ROLE} needs DATABASE_URL: the embedded database lives inside one process, so split roles must share PostgreSQL.`,
     );
   }
+  if (e.TWILIO_ACCOUNT_SID && !e.TWILIO_AUTH_TOKEN) {
+    problems.push('TWILIO_ACCOUNT_SID is set without TWILIO_AUTH_TOKEN: set both, or neither.');
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -269,6 +322,25 @@ export function loadConfig(
     checkConcurrency: e.CHECK_CONCURRENCY,
     checkBatchSize: e.CHECK_BATCH_SIZE,
     resultRetentionHours: e.RESULT_RETENTION_HOURS,
+    twilio: twilioSettings(e, publicUrl),
+  };
+}
+
+function twilioSettings(e: z.infer<typeof envSchema>, publicUrl: string): TwilioSettings | null {
+  const fromNumber = e.TWILIO_FROM_NUMBER;
+  if (e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN) {
+    return {
+      apiUrl: (e.TWILIO_API_URL ?? 'https://api.twilio.com').replace(/\/+$/, ''),
+      accountSid: e.TWILIO_ACCOUNT_SID,
+      authToken: e.TWILIO_AUTH_TOKEN,
+      fromNumber,
+    };
+  }
+  if (!e.SANDBOX) return null;
+  return {
+    apiUrl: (e.TWILIO_API_URL ?? `${publicUrl}/sandbox/twilio`).replace(/\/+$/, ''),
+    ...SANDBOX_TWILIO,
+    fromNumber,
   };
 }
 
@@ -277,7 +349,9 @@ function problemOf(issue: z.core.$ZodIssue, env: Record<string, string | undefin
   const given = env[name];
   // Secrets are never echoed back; everything else is shown so the mistake is visible.
   const shown =
-    given === undefined || /SECRET|PASSWORD|DATABASE_URL|SMTP_URL/.test(name) ? '' : ` (got "${given}")`;
+    given === undefined || /SECRET|PASSWORD|TOKEN|DATABASE_URL|SMTP_URL/.test(name)
+      ? ''
+      : ` (got "${given}")`;
   const message = issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
   return `${message}${shown}`;
 }

@@ -1,14 +1,17 @@
 import { createSandbox, type Sandbox } from '@vigil/sandbox';
 import { buildApp } from './app.ts';
 import { createCheckers } from './checks/all-checkers.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, SANDBOX_TWILIO, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { createStore } from './db/store.ts';
 import { createCheckEngine, type CheckEngine } from './engine/check-engine.ts';
 import { startJobs } from './jobs/job-queue.ts';
 import { systemClock } from './lib/clock.ts';
 import { createAckLinks } from './modules/alerts/ack-link.ts';
+import { createSandboxPlanGrant } from './modules/users/sandbox-plan-grant.ts';
+import { DEFAULT_PHONE_POLICY } from './engine/phone-delivery.ts';
 import { createEmailSender } from './notify/email.ts';
+import { createTwilioClient } from './notify/twilio.ts';
 
 /**
  * Starts Vigil: config → database (+ migrations) → app → jobs → check engine → listen. Ctrl-C or SIGTERM
@@ -16,6 +19,13 @@ import { createEmailSender } from './notify/email.ts';
  */
 async function main(config: Config): Promise<void> {
   const serveHttp = config.role !== 'worker';
+  const database = await openDatabase(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir },
+  );
+  await database.migrate();
+  const store = createStore(database.db);
+  const clock = systemClock;
+
   // The sandbox is what the browser and this server talk to in embedded mode; a worker-only process has no
   // HTTP server to host it.
   const sandbox: Sandbox | undefined =
@@ -26,20 +36,20 @@ async function main(config: Config): Promise<void> {
           oidcClientId: config.oidc?.clientId ?? 'vigil-local',
           oidcClientSecret: config.oidc?.clientSecret ?? 'vigil-local-secret',
           redirectUris: [`${config.publicUrl}/app/oauth`],
+          // The sandbox plays the Twilio account Vigil uses when no real one is configured.
+          twilio:
+            config.twilio?.accountSid === SANDBOX_TWILIO.accountSid
+              ? { ...SANDBOX_TWILIO, phoneNumber: config.twilio.fromNumber }
+              : undefined,
+          // Paid plans start only through checkout, which does not exist yet; the sandbox page starts them.
+          plans: createSandboxPlanGrant({ users: store.users, clock }),
         })
       : undefined;
-
-  const database = await openDatabase(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir },
-  );
-  await database.migrate();
 
   const runWorkers = config.role !== 'api';
   const jobs = await startJobs({ database, runWorkers });
   const app = await buildApp({ config, database, queue: jobs.queue, sandbox: sandbox?.plugin });
   const email = createEmailSender({ smtpUrl: config.smtpUrl, from: config.mailFrom });
-  const store = createStore(database.db);
-  const clock = systemClock;
   let engine: CheckEngine | undefined;
 
   let stopping = false;
@@ -83,6 +93,9 @@ async function main(config: Config): Promise<void> {
     ackLink: (incidentId) => ackLinks.createAckLink(incidentId),
     publicUrl: config.publicUrl,
     resultRetentionHours: config.resultRetentionHours,
+    phone: config.twilio ? createTwilioClient(config.twilio) : null,
+    phonePolicy: DEFAULT_PHONE_POLICY,
+    queue: jobs.queue,
   });
   if (runWorkers && !stopping) {
     engine = createCheckEngine({

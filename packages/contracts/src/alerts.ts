@@ -4,7 +4,22 @@ import { envelope, pageOf, pageQuery } from './envelope.ts';
 export const INCIDENT_STATES = ['open', 'acknowledged', 'resolved'] as const;
 export type IncidentState = (typeof INCIDENT_STATES)[number];
 
-export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed', 'skipped'] as const;
+/**
+ * pending: waiting to go out (or to be tried again); sending: with the provider now; sent: the provider took
+ * it (an email, an SMS not yet confirmed, a call ringing); delivered: the phone confirmed the SMS or answered
+ * the call; unanswered: every try of the call went unanswered; failed: refused for good; skipped: not sent,
+ * `lastError` says why (unverified, STOP, quota, paused, already acknowledged).
+ */
+export const DELIVERY_STATUSES = [
+  'pending',
+  'sending',
+  'sent',
+  'delivered',
+  'unanswered',
+  'failed',
+  'skipped',
+] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export const delivery = z.object({
   /** 'opened', 'repeat-N' or 'resolved'. */
@@ -15,6 +30,8 @@ export const delivery = z.object({
   attempts: z.number().int(),
   lastError: z.string().nullable(),
   sentAt: z.string().nullable(),
+  /** Set when this delivery stands in for one that could not reach the person (a call not answered, an SMS not delivered). */
+  fallbackFor: z.enum(['call', 'sms']).nullable(),
 });
 export type Delivery = z.infer<typeof delivery>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isAlertSettingsValid } from './alert-settings.ts';
 import { email } from './auth.ts';
 import { envelope, pageOf, pageQuery } from './envelope.ts';
+import { isSupportedPhone, PHONE_COUNTRIES, PHONE_PLANS } from './phone.ts';
 
 /** The four services of DESIGN.md §1; `website` is the first with a working integration. */
 export const SERVICES = ['website', 'shopify', 'google_ads', 'facebook_ads'] as const;
@@ -97,11 +98,32 @@ export const emailChannel = z.object({
   isAgree: z.boolean().default(false),
   email: z.string().trim().max(254).default(''),
 });
+const PHONE_COUNTRY_NAMES = PHONE_COUNTRIES.map((country) => PHONE_PLANS[country].name).join(', ');
+export const PHONE_NUMBER_MESSAGE = `Enter a phone number in international form (+ and country code) from one of: ${PHONE_COUNTRY_NAMES}.`;
+
+/** A phone number stored in E.164, from one of the spec's nine countries. */
+export const phoneNumber = z
+  .string({ error: PHONE_NUMBER_MESSAGE })
+  .trim()
+  .refine(isSupportedPhone, PHONE_NUMBER_MESSAGE);
+
+/**
+ * The consent shown beside the call and SMS checkboxes; ticking it is the `isAgree` the spec requires. The
+ * server keeps the text with the monitor's settings so what a person agreed to can be shown later.
+ */
+export const PHONE_CONSENT_TEXT =
+  'I agree to receive automated alert calls and text messages from Vigil at this number about this monitor. Message and data rates may apply. Reply STOP to stop texts, START to resume.';
+
 export const phoneChannel = z.object({
   checked: z.boolean(),
   name: z.string().trim().max(100).default(''),
   isAgree: z.boolean().default(false),
-  phone: z.string().trim().max(20).default(''),
+  phone: z
+    .string()
+    .trim()
+    .max(20)
+    .default('')
+    .refine((value) => value === '' || isSupportedPhone(value), PHONE_NUMBER_MESSAGE),
 });
 const unchecked = { checked: false, name: '', isAgree: false };
 
@@ -215,15 +237,29 @@ export type MonitorStats = z.infer<typeof monitorStatsResponse>['data'];
 export type StatsRange = (typeof STATS_RANGES)[number];
 
 // ---- Contact verification: a code sent to the address, entered back. Email now; phones with Twilio. ----
-export const sendCodeBody = z.object({ channel: z.literal('email'), email });
-export const verifyCodeBody = z.object({
-  channel: z.literal('email'),
-  email,
-  code: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, 'The code has 6 digits.'),
-});
+const code = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'The code has 6 digits.');
+
+/**
+ * An email is verified by an emailed code; a phone number by a code sent by SMS or read out in a call (either
+ * verifies the number for both channels). `languageCode` picks the language the code is said or written in.
+ */
+export const sendCodeBody = z.discriminatedUnion('channel', [
+  z.object({ channel: z.literal('email'), email }),
+  z.object({
+    channel: z.enum(['sms', 'call']),
+    phone: phoneNumber,
+    languageCode: z.string().min(2).max(10).optional(),
+  }),
+]);
+export type SendCodeBody = z.infer<typeof sendCodeBody>;
+export const verifyCodeBody = z.discriminatedUnion('channel', [
+  z.object({ channel: z.literal('email'), email, code }),
+  z.object({ channel: z.enum(['sms', 'call']), phone: phoneNumber, code }),
+]);
+export type VerifyCodeBody = z.infer<typeof verifyCodeBody>;
 export const verifiedContactResponse = envelope(
   z.object({ channel: z.string(), address: z.string(), verified: z.boolean(), message: z.string() }),
 );
@@ -233,3 +269,40 @@ export type ContactVerification = z.infer<typeof verifiedContactResponse>['data'
 export const verifiedContact = z.object({ channel: z.string(), address: z.string(), verifiedAt: isoDate });
 export type VerifiedContact = z.infer<typeof verifiedContact>;
 export const verifiedContactsResponse = envelope(z.object({ list: z.array(verifiedContact) }));
+
+// ---- Why a monitor's contacts receive (or do not receive) alerts, and the month's call/SMS quota. ----
+export const CONTACT_STATES = [
+  /** Alerts go out. */
+  'ok',
+  /** The address or number was never verified. */
+  'unverified',
+  /** The number replied STOP: no texts until it replies START. */
+  'opted_out',
+  /** The month's quota of this channel is used up: alerts fall back to email. */
+  'quota_exhausted',
+  /** The plan does not include this channel. */
+  'not_in_plan',
+  /** This server has no SMS/call provider configured. */
+  'not_configured',
+] as const;
+export type ContactState = (typeof CONTACT_STATES)[number];
+
+export const contactStatus = z.object({
+  channel: z.enum(['call', 'sms', 'email']),
+  address: z.string(),
+  state: z.enum(CONTACT_STATES),
+  /** One sentence a person can act on. */
+  message: z.string(),
+});
+export type ContactStatus = z.infer<typeof contactStatus>;
+
+export const quotaUsage = z.object({ used: z.number().int(), limit: z.number().int() });
+export const monitorContactsQuery = z.object({ monitorId });
+export const monitorContactsResponse = envelope(
+  z.object({
+    list: z.array(contactStatus),
+    /** This calendar month (UTC). */
+    usage: z.object({ sms: quotaUsage, calls: quotaUsage }),
+  }),
+);
+export type MonitorContacts = z.infer<typeof monitorContactsResponse>['data'];

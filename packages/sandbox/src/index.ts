@@ -4,9 +4,27 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { escapeHtml, page } from './html.ts';
 import { createSmtpServer, Mailbox, type Mail } from './mailbox.ts';
 import { OidcProvider } from './oidc.ts';
+import { plansSummary, registerPlanRoutes, type SandboxPlans } from './plans.ts';
+import { registerTwilioApi } from './twilio-api.ts';
+import { phoneSummary, registerPhonePage } from './twilio-page.ts';
+import { registerTwilioRest } from './twilio-rest.ts';
+import { TwilioSandbox, type TwilioOptions } from './twilio.ts';
 
 export type { Mail } from './mailbox.ts';
 export { Mailbox } from './mailbox.ts';
+export type { SandboxPlans } from './plans.ts';
+export type {
+  CallStatus,
+  MessageStatus,
+  SandboxCall,
+  SandboxMessage,
+  Spoken,
+  TwilioFault,
+  TwilioOptions,
+  TwilioResource,
+} from './twilio.ts';
+export { PhoneActionError, TwilioSandbox } from './twilio.ts';
+export { twilioSignature } from './twilio-webhook.ts';
 
 export interface SandboxOptions {
   /** The origin the browser uses, e.g. http://localhost:3000; a function when it is known only after listening. */
@@ -20,6 +38,10 @@ export interface SandboxOptions {
   oidcClientSecret: string;
   /** Defaults to `${publicUrl}/app/oauth`. */
   redirectUris?: string[];
+  /** The Twilio account the stand-in plays; random credentials and +15005550006 when absent. */
+  twilio?: TwilioOptions;
+  /** Lets the sandbox page start a plan without checkout; no Plans control when absent. */
+  plans?: SandboxPlans;
 }
 
 export interface Sandbox {
@@ -28,6 +50,8 @@ export interface Sandbox {
   stop(): Promise<void>;
   mailbox: Mailbox;
   oidc: { readonly issuer: string };
+  /** The Twilio stand-in: its REST API is at `${publicUrl}${basePath}/twilio` (Twilio's https://api.twilio.com). */
+  phone: TwilioSandbox;
 }
 
 /**
@@ -46,18 +70,28 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     clientSecret: options.oidcClientSecret,
     redirectUris: () => options.redirectUris ?? [`${publicUrl()}/app/oauth`],
   });
+  const phone = new TwilioSandbox(options.twilio ?? TwilioSandbox.generatedOptions(), publicUrl);
   let listening = false;
 
   const plugin: FastifyPluginAsync = async (app) => {
     await app.register(formbody);
     await app.register(async (scope) => oidc.register(scope), { prefix: '/oidc' });
-    registerMailRoutes(app, mailbox, basePath, () => oidc.issuer, options.oidcClientId);
+    await app.register(async (scope) => registerTwilioRest(scope, phone), { prefix: '/twilio' });
+    await app.register(async (scope) => registerTwilioApi(scope, phone), { prefix: '/api/twilio' });
+    registerPhonePage(app, phone, basePath);
+    if (options.plans) registerPlanRoutes(app, options.plans, basePath);
+    // The home page lists the mail and a line for each of the other stand-ins.
+    const summaries = () => `${phoneSummary(phone, basePath)}${options.plans ? plansSummary(basePath) : ''}`;
+    registerMailRoutes(app, mailbox, basePath, () => oidc.issuer, options.oidcClientId, summaries);
+    // A held request or a ringing call must not keep a closing server waiting.
+    app.addHook('preClose', async () => phone.dispose());
   };
 
   return {
     plugin,
     mailbox,
     oidc,
+    phone,
     async start() {
       await oidc.start();
       await new Promise<void>((resolve, reject) => {
@@ -71,6 +105,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       return { smtpPort: (smtp.server.address() as AddressInfo).port };
     },
     async stop() {
+      phone.dispose();
       if (!listening) return;
       listening = false;
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
@@ -84,6 +119,7 @@ function registerMailRoutes(
   basePath: string,
   issuer: () => string,
   clientId: string,
+  summaries: () => string,
 ) {
   app.get<{ Querystring: { to?: string } }>('/api/mails', async (request) => ({
     data: { list: mailbox.list({ to: request.query.to }) },
@@ -116,7 +152,8 @@ function registerMailRoutes(
         `<section aria-labelledby="mail-heading"><h1 id="mail-heading">Email</h1>${list}</section>
 <section aria-labelledby="oidc-heading"><h2 id="oidc-heading">OpenID provider</h2>
 <p>"Sign in with Google" goes to this stand-in while no real provider is configured.</p>
-<p>Issuer <code>${escapeHtml(issuer())}</code>, client <code>${escapeHtml(clientId)}</code>.</p></section>`,
+<p>Issuer <code>${escapeHtml(issuer())}</code>, client <code>${escapeHtml(clientId)}</code>.</p></section>
+${summaries()}`,
       ),
     );
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
+import { Waiters } from './waiters.ts';
 
 export interface Mail {
   id: string;
@@ -12,21 +13,17 @@ export interface Mail {
   receivedAt: string;
 }
 
-type Waiter = { predicate: (mail: Mail) => boolean; resolve: (mail: Mail) => void };
-
 /** What the sandbox SMTP server received, newest first, bounded so a long demo cannot grow it forever. */
 export class Mailbox {
   readonly #mails: Mail[] = [];
-  #waiters: Waiter[] = [];
+  readonly #waiters = new Waiters<Mail>('mail');
 
   constructor(private readonly capacity = 500) {}
 
   add(mail: Mail): void {
     this.#mails.unshift(mail);
     this.#mails.length = Math.min(this.#mails.length, this.capacity);
-    const ready = this.#waiters.filter((waiter) => waiter.predicate(mail));
-    this.#waiters = this.#waiters.filter((waiter) => !ready.includes(waiter));
-    for (const waiter of ready) waiter.resolve(mail);
+    this.#waiters.notify(mail);
   }
 
   list(filter: { to?: string } = {}): Mail[] {
@@ -44,22 +41,7 @@ export class Mailbox {
 
   /** Resolves with the first mail, already here or still to come, that matches; rejects after `timeoutMs`. */
   waitFor(predicate: (mail: Mail) => boolean, timeoutMs = 10_000): Promise<Mail> {
-    const present = this.#mails.find(predicate);
-    if (present) return Promise.resolve(present);
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        predicate,
-        resolve: (mail) => {
-          clearTimeout(timer);
-          resolve(mail);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.#waiters = this.#waiters.filter((w) => w !== waiter);
-        reject(new Error(`No matching mail arrived within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.#waiters.push(waiter);
-    });
+    return this.#waiters.waitFor(this.#mails, predicate, timeoutMs);
   }
 }
 

@@ -8,6 +8,7 @@ import {
   pgTable,
   primaryKey,
   real,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -139,6 +140,14 @@ export const monitors = pgTable(
     /** Per condition: consecutive failures and successes, for confirmation and recovery. */
     checkState: jsonb('check_state').notNull().default({}),
     /**
+     * Checks and failures per UTC hour over the last 24 hours, newest first, starting at `tally_hour`
+     * (modules/monitors/uptime-tally.ts). The engine counts each check in the statement that records it, so
+     * the monitor list's 24-hour uptime reads no check history.
+     */
+    tallyHour: timestamptz('tally_hour'),
+    tallyChecks: smallint('tally_checks').array().notNull().default([]),
+    tallyFailures: smallint('tally_failures').array().notNull().default([]),
+    /**
      * Set while a worker checks the slot at `next_check_at` (the slot only moves on when its result is
      * written); a worker that dies leaves it to expire, and the slot is claimed again.
      */
@@ -147,7 +156,8 @@ export const monitors = pgTable(
     updatedAt: timestamptz('updated_at').notNull(),
   },
   (table) => [
-    index('monitors_user_id_created_at_idx').on(table.userId, table.createdAt),
+    // With the id, a page of the list (newest first, by created_at then id) is read from the index alone.
+    index('monitors_user_id_created_at_idx').on(table.userId, table.createdAt, table.id),
     index('monitors_due_idx')
       .on(table.nextCheckAt)
       .where(sql`paused = false`),
@@ -249,6 +259,8 @@ export const alertDeliveries = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     providerMessageId: text('provider_message_id'),
+    /** Set when this delivery stands in for another channel's: 'call' (not answered) or 'sms' (not delivered). */
+    fallbackFor: text('fallback_for'),
     /** While 'sending': until when the worker that is sending owns it; after that another may take over. */
     leaseUntil: timestamptz('lease_until'),
     /** When its job was handed to the job engine; null rows are re-queued by the engine's sweep. */
@@ -280,11 +292,43 @@ export const deliveryAttempts = pgTable(
       .references(() => alertDeliveries.id, { onDelete: 'cascade' }),
     startedAt: timestamptz('started_at').notNull(),
     finishedAt: timestamptz('finished_at'),
-    /** sent, retry, failed. */
+    /** sent, retry, failed, skipped. */
     outcome: text('outcome'),
     error: text('error'),
+    /** The provider's id of what this try sent (Twilio's SM…/CA… sid): callbacks and lost sends are matched by it. */
+    providerId: text('provider_id'),
   },
-  (table) => [index('delivery_attempts_delivery_idx').on(table.deliveryId)],
+  (table) => [
+    index('delivery_attempts_delivery_idx').on(table.deliveryId),
+    index('delivery_attempts_provider_idx')
+      .on(table.providerId)
+      .where(sql`provider_id is not null`),
+  ],
+);
+
+/** Numbers that replied STOP to Vigil's Twilio number: no SMS goes to them until they reply START. */
+export const smsOptOuts = pgTable('sms_opt_outs', {
+  /** E.164. */
+  phone: text('phone').primaryKey(),
+  optedOutAt: timestamptz('opted_out_at').notNull(),
+});
+
+/** Calls and SMS counted against a user's monthly plan quota; one row per user, month and channel. */
+export const phoneUsage = pgTable(
+  'phone_usage',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'YYYY-MM', UTC. */
+    month: text('month').notNull(),
+    /** sms or call. */
+    channel: text('channel').notNull(),
+    used: integer('used').notNull().default(0),
+    /** When the "quota used up" email went out; one a month per channel. */
+    warnedAt: timestamptz('warned_at'),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.month, table.channel] })],
 );
 
 /** A code sent to prove an alert contact belongs to the user; used once. */

@@ -1,5 +1,6 @@
 import { createAlertRepository } from '../engine/alert.repository.ts';
 import { createCheckRepository } from '../engine/check.repository.ts';
+import { createPhoneRepository } from '../engine/phone.repository.ts';
 import { createIncidentRepository } from '../modules/alerts/incident.repository.ts';
 import { createServerSecretRepository } from '../modules/alerts/server-secret.repository.ts';
 import { createContactRepository } from '../modules/contacts/contact.repository.ts';
@@ -26,6 +27,7 @@ function createRepositories(db: Db) {
     serverSecrets: createServerSecretRepository(db),
     checks: createCheckRepository(db),
     alerting: createAlertRepository(db),
+    phone: createPhoneRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -10,6 +10,7 @@ import { createStore, type Store } from '../db/store.ts';
 import { deliverAlertJob } from '../jobs/deliver-alert.job.ts';
 import type { JobDefinition } from '../jobs/job.ts';
 import { startJobs } from '../jobs/job-queue.ts';
+import { DEFAULT_PHONE_POLICY } from './phone-delivery.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createEmailSender, type EmailSender } from '../notify/email.ts';
 import { databases } from '../test/databases.ts';
@@ -71,6 +72,9 @@ describe.each(databases)('alert delivery on $name', (testDatabase) => {
     ackLink: async (id: string) => `http://vigil.test/ack/${id}`,
     publicUrl: 'http://vigil.test',
     log: silentLog,
+    phone: null,
+    phonePolicy: DEFAULT_PHONE_POLICY,
+    queue: { send: async () => undefined },
   });
   const failing = (error: object): EmailSender => ({
     send: async () => {
@@ -217,6 +221,9 @@ describe('a worker killed while sending an alert', () => {
         ackLink: async (id) => `http://vigil.test/ack/${id}`,
         publicUrl: 'http://vigil.test',
         resultRetentionHours: 48,
+        phone: null,
+        phonePolicy: DEFAULT_PHONE_POLICY,
+        queue: survivor.queue,
       });
       await expect
         .poll(

@@ -3,6 +3,9 @@ import { addMs } from '../lib/clock.ts';
 import { conditionLabel } from '../modules/monitors/service-catalogue.ts';
 import { alertEmail } from '../notify/alert-email.ts';
 import { isTransientEmailError } from '../notify/email.ts';
+import { deliverAlertJob } from '../jobs/deliver-alert.job.ts';
+import type { DeliveryToSend } from './alert.repository.ts';
+import { deliverByPhone } from './phone-delivery.ts';
 
 /**
  * How long a worker owns a delivery it is sending. It matches the job's expiry (deliver-alert.job.ts) and
@@ -19,13 +22,17 @@ export class DeliveryBusyError extends Error {
   }
 }
 
-type DeliverDeps = Pick<WorkerDeps, 'store' | 'clock' | 'email' | 'ackLink' | 'publicUrl' | 'log'>;
+export type DeliverDeps = Pick<
+  WorkerDeps,
+  'store' | 'clock' | 'email' | 'phone' | 'queue' | 'ackLink' | 'publicUrl' | 'log' | 'phonePolicy'
+>;
 
 /**
  * Sends one alert delivery, at most once: a delivery already sent, given up or skipped is left alone, and
- * one being sent by a live worker is waited for. Alerts of a paused monitor, and reminders of an incident
- * acknowledged or resolved before they went out, are skipped. SMTP 4xx, timeouts and connection failures are
- * retried (the job's backoff) until the last try; any other refusal fails the delivery at once.
+ * one being sent by a live worker is waited for. Alerts of a paused monitor, and reminders (or call retries
+ * and fallbacks) of an incident acknowledged or resolved before they went out, are skipped. SMTP 4xx,
+ * timeouts and connection failures are retried (the job's backoff) until the last try; any other refusal
+ * fails the delivery at once. SMS and calls go through `deliverByPhone`.
  */
 export async function deliverAlert(
   deliveryId: string,
@@ -36,7 +43,8 @@ export async function deliverAlert(
   const delivery = await store.alerting.findToSend(deliveryId);
   if (!delivery || !['pending', 'sending'].includes(delivery.status)) return;
 
-  const skip = skipReason(delivery);
+  const callsPlaced = delivery.channel === 'call' ? await store.phone.providerTries(deliveryId) : 0;
+  const skip = skipReason(delivery, callsPlaced);
   if (skip && delivery.status === 'pending') {
     await store.alerting.finishAttempt({
       deliveryId,
@@ -45,6 +53,10 @@ export async function deliverAlert(
       error: skip,
       now: clock.now(),
     });
+    return;
+  }
+  if (delivery.channel !== 'email') {
+    await deliverByPhone(delivery, deps, attempt);
     return;
   }
   const alerting = delivery.event !== 'resolved';
@@ -63,11 +75,8 @@ export async function deliverAlert(
   });
 
   const startedAt = clock.now();
-  const attemptId = await store.alerting.startAttempt(
-    deliveryId,
-    startedAt,
-    addMs(startedAt, DELIVERY_LEASE_MS),
-  );
+  const taken = await store.alerting.startAttempt(deliveryId, startedAt, addMs(startedAt, DELIVERY_LEASE_MS));
+  const attemptId = taken?.attemptId ?? null;
   if (attemptId === null) {
     const now = await store.alerting.findToSend(deliveryId);
     if (now?.status === 'sending') throw new DeliveryBusyError(deliveryId);
@@ -98,10 +107,39 @@ export async function deliverAlert(
   }
 }
 
-function skipReason(delivery: { paused: boolean; event: string; incidentState: string }): string | null {
+export function skipReason(delivery: DeliveryToSend, attemptsSoFar: number): string | null {
   if (delivery.paused) return 'The monitor was paused before this alert went out.';
-  if (delivery.event.startsWith('repeat-') && delivery.incidentState !== 'open') {
+  if (delivery.event === 'resolved' || delivery.incidentState === 'open') return null;
+  if (delivery.event.startsWith('repeat-')) {
     return `The incident was ${delivery.incidentState} before this reminder went out.`;
   }
+  if (delivery.fallbackFor || (delivery.channel === 'call' && attemptsSoFar > 0)) {
+    return `The incident was ${delivery.incidentState} before this went out.`;
+  }
   return null;
+}
+
+/** Hands new deliveries (fallbacks, call retries) to the job engine; the engine's sweep catches any missed. */
+export async function queueDeliveries(
+  deps: Pick<DeliverDeps, 'queue' | 'store' | 'clock' | 'log'>,
+  ids: string[],
+  startAfterSeconds?: number,
+): Promise<void> {
+  const queued: string[] = [];
+  for (const deliveryId of ids) {
+    try {
+      await deps.queue.send(
+        deliverAlertJob,
+        { deliveryId },
+        startAfterSeconds ? { startAfterSeconds } : undefined,
+      );
+      queued.push(deliveryId);
+    } catch (error) {
+      deps.log.error(
+        { err: error, deliveryId },
+        'could not queue an alert; the stranded-delivery sweep retries it',
+      );
+    }
+  }
+  await deps.store.alerting.markQueued(queued, deps.clock.now());
 }

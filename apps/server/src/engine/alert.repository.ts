@@ -17,6 +17,8 @@ export interface NewDelivery {
   recipient: string;
   status: 'pending' | 'skipped';
   lastError: string | null;
+  /** The channel whose delivery this one stands in for (an unanswered call, an SMS not delivered). */
+  fallbackFor?: 'call' | 'sms' | null;
 }
 
 export interface RepeatRow {
@@ -47,6 +49,19 @@ export interface DeliveryToSend {
   service: string;
   target: unknown;
   paused: boolean;
+  languageCode: string;
+  alertSettings: unknown;
+  fallbackFor: 'call' | 'sms' | null;
+  userId: string;
+  userEmail: string;
+  plan: string;
+  planExpiresAt: number | null;
+}
+
+/** A try taken for sending; `inDoubtSince` is set when it takes over a try whose worker died mid-send. */
+export interface TakenAttempt {
+  attemptId: number;
+  inDoubtSince: Date | null;
 }
 
 /** The engine's writes to incidents and alert deliveries, and the delivery job's. */
@@ -145,11 +160,11 @@ export function createAlertRepository(db: Db) {
       if (deliveries.length === 0) return [];
       const values = deliveries.map(
         (d) =>
-          sql`(${d.incidentId}::uuid, ${d.event}, ${d.channel}, ${d.recipient}, ${d.status}, ${d.lastError}::text, ${at(now)}, ${at(now)})`,
+          sql`(${d.incidentId}::uuid, ${d.event}, ${d.channel}, ${d.recipient}, ${d.status}, ${d.lastError}::text, ${d.fallbackFor ?? null}::text, ${at(now)}, ${at(now)})`,
       );
       const rows = await rowsOf<{ id: string; status: string }>(
         db,
-        sql`insert into alert_deliveries (incident_id, event, channel, recipient, status, last_error, created_at, updated_at)
+        sql`insert into alert_deliveries (incident_id, event, channel, recipient, status, last_error, fallback_for, created_at, updated_at)
             values ${list(values)}
             on conflict (incident_id, event, channel, recipient) do nothing
             returning id, status`,
@@ -194,16 +209,25 @@ export function createAlertRepository(db: Db) {
         service: string;
         target: unknown;
         paused: boolean;
+        language_code: string;
+        alert_settings: unknown;
+        fallback_for: 'call' | 'sms' | null;
+        user_id: string;
+        user_email: string;
+        plan: string;
+        plan_expires_at: number | null;
       }>(
         db,
-        sql`select d.id, d.incident_id, d.event, d.channel, d.recipient, d.status,
+        sql`select d.id, d.incident_id, d.event, d.channel, d.recipient, d.status, d.fallback_for,
               i.state as incident_state, i.condition_key, i.summary,
               (extract(epoch from i.opened_at) * 1000)::float8 as opened_ms,
               (extract(epoch from i.resolved_at) * 1000)::float8 as resolved_ms,
-              m.id as monitor_id, m.name as monitor_name, m.service, m.target, m.paused
+              m.id as monitor_id, m.name as monitor_name, m.service, m.target, m.paused, m.language_code,
+              m.alert_settings, u.id as user_id, u.email as user_email, u.plan, u.plan_expires_at::float8 as plan_expires_at
             from alert_deliveries d
               join incidents i on i.id = d.incident_id
               join monitors m on m.id = i.monitor_id
+              join users u on u.id = i.user_id
             where d.id = ${id}::uuid`,
       );
       const row = rows[0];
@@ -225,6 +249,13 @@ export function createAlertRepository(db: Db) {
         service: row.service,
         target: row.target,
         paused: row.paused,
+        languageCode: row.language_code,
+        alertSettings: row.alert_settings,
+        fallbackFor: row.fallback_for,
+        userId: row.user_id,
+        userEmail: row.user_email,
+        plan: row.plan,
+        planExpiresAt: row.plan_expires_at,
       };
     },
 
@@ -232,7 +263,7 @@ export function createAlertRepository(db: Db) {
      * Takes the delivery for sending: pending, or 'sending' by a worker whose lease ran out (it died). Records
      * the attempt. Returns the attempt id, or null when it is sent, given up, or being sent by a live worker.
      */
-    async startAttempt(id: string, now: Date, leaseUntil: Date): Promise<number | null> {
+    async startAttempt(id: string, now: Date, leaseUntil: Date): Promise<TakenAttempt | null> {
       const taken = await rowsOf<{ id: string }>(
         db,
         sql`update alert_deliveries set status = 'sending', attempts = attempts + 1,
@@ -243,17 +274,23 @@ export function createAlertRepository(db: Db) {
       );
       if (taken.length === 0) return null;
       // A try that never finished belonged to a worker that died before the provider confirmed.
-      await db.execute(
+      const unfinished = await rowsOf<{ started_ms: number }>(
+        db,
         sql`update delivery_attempts set finished_at = ${at(now)}, outcome = 'retry',
               error = 'The worker stopped before the provider confirmed the message; tried again.'
-            where delivery_id = ${id}::uuid and finished_at is null`,
+            where delivery_id = ${id}::uuid and finished_at is null
+            returning (extract(epoch from started_at) * 1000)::float8 as started_ms`,
       );
       const rows = await rowsOf<{ id: number }>(
         db,
         sql`insert into delivery_attempts (delivery_id, started_at) values (${id}::uuid, ${at(now)})
             returning id::int as id`,
       );
-      return rows[0]!.id;
+      const since = unfinished.map((row) => row.started_ms).sort((a, b) => a - b)[0];
+      return {
+        attemptId: rows[0]!.id,
+        inDoubtSince: since === undefined ? null : new Date(Math.round(since)),
+      };
     },
 
     /** The attempt's outcome, and the delivery's new state: sent, back to pending (retry), failed or skipped. */
@@ -266,18 +303,19 @@ export function createAlertRepository(db: Db) {
       now: Date;
     }): Promise<void> {
       const status = result.outcome === 'retry' ? 'pending' : result.outcome;
+      const providerId = result.providerMessageId ?? null;
       await db.execute(
         sql`update alert_deliveries set status = ${status}, lease_until = null, updated_at = ${at(result.now)},
               last_error = ${result.error}::text,
-              provider_message_id = coalesce(${result.providerMessageId ?? null}::text, provider_message_id),
+              provider_message_id = coalesce(${providerId}::text, provider_message_id),
               sent_at = case when ${status} = 'sent' then ${at(result.now)} else sent_at end
             where id = ${result.deliveryId}::uuid
-              and (${result.outcome} <> 'skipped' or status = 'pending')`,
+              and (${result.outcome} <> 'skipped' or status = 'pending' or ${result.attemptId !== null}::boolean)`,
       );
       if (result.attemptId !== null) {
         await db.execute(
           sql`update delivery_attempts set finished_at = ${at(result.now)}, outcome = ${result.outcome},
-                error = ${result.error}::text
+                error = ${result.error}::text, provider_id = ${providerId}::text
               where id = ${result.attemptId}`,
         );
       }

@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../db/database.ts';
 import { alertDeliveries, checkResults, checkRollups, deliveryAttempts, incidents } from '../db/schema.ts';
 import { createStore, type Store } from '../db/store.ts';
 import { startJobs, type JobQueue, type Jobs } from '../jobs/job-queue.ts';
+import { DEFAULT_PHONE_POLICY } from './phone-delivery.ts';
 import { HOUR_MS, MINUTE_MS } from '../lib/clock.ts';
 import { createAckLinks } from '../modules/alerts/ack-link.ts';
 import { conditionLabel } from '../modules/monitors/service-catalogue.ts';
@@ -64,6 +65,9 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
       ackLink: (id) => ackLinks.createAckLink(id),
       publicUrl: 'http://vigil.test',
       resultRetentionHours: 48,
+      phone: null,
+      phonePolicy: DEFAULT_PHONE_POLICY,
+      queue: jobs.queue,
     });
     engine = createCheckEngine({
       store,

@@ -6,6 +6,7 @@ import { deliverAlertJob } from '../jobs/deliver-alert.job.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { rollUpResultsJob } from '../jobs/roll-up-results.job.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
+import { countCheck } from '../modules/monitors/uptime-tally.ts';
 import { recordEventDeliveries } from './alert-events.ts';
 import type { CheckedSlot, ClaimedMonitor } from './check.repository.ts';
 import { applyCheck, repeatDue } from './incident-machine.ts';
@@ -192,12 +193,13 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       item.checkedAt,
     );
     const failed = outcome?.conditions.filter((condition) => condition.ok === false) ?? [];
+    const ok = item.error === null && failed.length === 0;
     const slot: CheckedSlot = {
       monitorId: monitor.id,
       slotText: monitor.slotText,
       nextCheckAt: nextSlot(monitor.slotAt, monitor.intervalSeconds, now),
       checkedAt: item.checkedAt,
-      ok: item.error === null && failed.length === 0,
+      ok,
       responseMs: outcome?.responseMs ?? null,
       statusCode: outcome?.statusCode ?? null,
       failedConditions: failed.map((condition) => condition.key),
@@ -205,6 +207,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       // A crashed check keeps the previous incident state: the site was not judged.
       status: item.error === null ? verdict.status : downIfOpen(monitor),
       checkState: item.error === null ? verdict.state : monitor.checkState,
+      tally: countCheck(monitor.tally, item.checkedAt, ok),
     };
     return { slot, item, transitions: item.error === null ? verdict.transitions : [] };
   }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import type { CountedTally, HourlyTally } from '../modules/monitors/uptime-tally.ts';
 import type { CheckState } from './incident-machine.ts';
 
 // Raw SQL answers differ by driver (timestamps, bigints): timestamps come back as epoch milliseconds or text.
@@ -10,6 +11,8 @@ async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 const list = (items: SQL[]) => sql.join(items, sql`, `);
+/** A PostgreSQL array literal of whole numbers, sent as one text parameter. */
+const arrayLiteral = (numbers: number[]) => `{${numbers.join(',')}}`;
 
 /** A monitor claimed for one slot: what the check and the incident rules need. */
 export interface ClaimedMonitor {
@@ -24,6 +27,8 @@ export interface ClaimedMonitor {
   confirmations: number;
   alertSettings: unknown;
   checkState: CheckState;
+  /** The row's hourly tally of checks when claimed; the write adds this check to it. */
+  tally: HourlyTally;
   /** The slot being checked (the row's `next_check_at` when claimed). */
   slotAt: Date;
   /** The same instant exactly as the database holds it, to match the row again when the result is written. */
@@ -42,6 +47,9 @@ interface ClaimRow {
   confirmations: number;
   alert_settings: unknown;
   check_state: CheckState | null;
+  tally_hour_ms: number | null;
+  tally_checks: number[];
+  tally_failures: number[];
   slot_ms: number;
   slot_text: string;
 }
@@ -59,6 +67,8 @@ export interface CheckedSlot {
   error: string | null;
   status: 'up' | 'down';
   checkState: CheckState;
+  /** The monitor's hourly tally with this check counted. */
+  tally: CountedTally;
 }
 
 /** The scheduler's SQL: claiming due slots and writing their results. */
@@ -90,6 +100,8 @@ export function createCheckRepository(db: Db) {
               for update skip locked)
             returning id, user_id, name, service, target, conditions, interval_seconds,
               repeat_interval_minutes, confirmations, alert_settings, check_state,
+              (extract(epoch from tally_hour) * 1000)::float8 as tally_hour_ms,
+              array_to_json(tally_checks) as tally_checks, array_to_json(tally_failures) as tally_failures,
               (extract(epoch from next_check_at) * 1000)::float8 as slot_ms, next_check_at::text as slot_text`,
       );
       return rows.map((row) => ({
@@ -104,6 +116,11 @@ export function createCheckRepository(db: Db) {
         confirmations: row.confirmations,
         alertSettings: row.alert_settings,
         checkState: row.check_state ?? {},
+        tally: {
+          hour: row.tally_hour_ms === null ? null : new Date(Math.round(row.tally_hour_ms)),
+          checks: row.tally_checks,
+          failures: row.tally_failures,
+        },
         slotAt: new Date(Math.round(row.slot_ms)),
         slotText: row.slot_text,
       }));
@@ -113,21 +130,25 @@ export function createCheckRepository(db: Db) {
      * Moves each monitor on to its next slot and records what the check saw, but only where the row still
      * holds the checked slot and is not paused: a slot whose lease ran out and was checked again by another
      * worker, a monitor paused or re-scheduled meanwhile, or a deleted one, is left alone. Returns the ids
-     * that moved on; only their results count.
+     * that moved on; only their results count, and only their hourly tallies take the new check.
      */
     async advance(slots: CheckedSlot[]): Promise<Set<string>> {
       if (slots.length === 0) return new Set();
       const values = slots.map(
         (slot) =>
           sql`(${slot.monitorId}::uuid, ${slot.slotText}::timestamptz, ${at(slot.nextCheckAt)}, ${at(slot.checkedAt)},
-               ${slot.responseMs}::int, ${slot.error}::text, ${slot.status}::text, ${JSON.stringify(slot.checkState)}::jsonb)`,
+               ${slot.responseMs}::int, ${slot.error}::text, ${slot.status}::text, ${JSON.stringify(slot.checkState)}::jsonb,
+               ${at(slot.tally.hour)}, ${arrayLiteral(slot.tally.checks)}::smallint[],
+               ${arrayLiteral(slot.tally.failures)}::smallint[])`,
       );
       const rows = await rowsOf<{ id: string }>(
         db,
         sql`update monitors as m set
               next_check_at = v.next_at, claimed_until = null, last_checked_at = v.checked_at,
-              last_response_ms = v.response_ms, last_error = v.error, status = v.status, check_state = v.state
-            from (values ${list(values)}) as v(id, slot_at, next_at, checked_at, response_ms, error, status, state)
+              last_response_ms = v.response_ms, last_error = v.error, status = v.status, check_state = v.state,
+              tally_hour = v.tally_hour, tally_checks = v.tally_checks, tally_failures = v.tally_failures
+            from (values ${list(values)})
+              as v(id, slot_at, next_at, checked_at, response_ms, error, status, state, tally_hour, tally_checks, tally_failures)
             where m.id = v.id and m.next_check_at = v.slot_at and m.paused = false
             returning m.id`,
       );

@@ -6,6 +6,7 @@ import { systemClock } from '../lib/clock.ts';
 import type { EmailSender } from '../notify/email.ts';
 import { databases } from '../test/databases.ts';
 import { defineJob, type JobDefinition } from './job.ts';
+import { DEFAULT_PHONE_POLICY } from '../engine/phone-delivery.ts';
 import { pgliteAdapter, startJobs } from './job-queue.ts';
 
 const silentLog = { error: () => undefined, warn: () => undefined } as never;
@@ -57,6 +58,9 @@ describe.each(databases)('background jobs on $name', (testDatabase) => {
       ackLink: async () => 'http://localhost/ack',
       publicUrl: 'http://localhost',
       resultRetentionHours: 48,
+      phone: null,
+      phonePolicy: DEFAULT_PHONE_POLICY,
+      queue: jobs.queue,
     });
     await jobs.queue.send(job, { n: 7 });
     await started.promise;

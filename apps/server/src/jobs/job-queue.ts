@@ -13,6 +13,8 @@ export interface JobQueue {
 export interface SendOptions {
   /** At most one job of this kind is created per window of this many seconds (across every process). */
   oncePerSeconds?: number;
+  /** The job waits this long before a worker may take it. */
+  startAfterSeconds?: number;
 }
 
 export interface Jobs {
@@ -91,6 +93,8 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
         const data = job.payload.parse(payload) as object;
         if (options?.oncePerSeconds) {
           await boss.sendThrottled(job.name, data, {}, options.oncePerSeconds, job.name);
+        } else if (options?.startAfterSeconds) {
+          await boss.send(job.name, data, { startAfter: options.startAfterSeconds });
         } else {
           await boss.send(job.name, data);
         }

@@ -2,11 +2,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Store } from '../db/store.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { PhonePolicy } from '../engine/phone-delivery.ts';
 import type { EmailSender } from '../notify/email.ts';
+import type { PhoneSender } from '../notify/twilio.ts';
+import type { JobQueue } from './job-queue.ts';
 
 /** What job handlers may use. */
 export interface WorkerDeps {
   email: EmailSender;
+  /** SMS and calls (Twilio); null when this server has no provider for them. */
+  phone: PhoneSender | null;
+  phonePolicy: PhonePolicy;
+  /** To queue follow-up jobs: fallbacks, call retries, warnings. */
+  queue: JobQueue;
   log: FastifyBaseLogger;
   store: Store;
   clock: Clock;

@@ -8,8 +8,12 @@ import { deliverAlertJob } from '../jobs/deliver-alert.job.ts';
 import type { JobDefinition } from '../jobs/job.ts';
 import { startJobs } from '../jobs/job-queue.ts';
 import { systemClock } from '../lib/clock.ts';
+import { SANDBOX_TWILIO } from '../config.ts';
+import { DEFAULT_PHONE_POLICY } from '../engine/phone-delivery.ts';
 import { createEmailSender } from '../notify/email.ts';
+import { createTwilioClient } from '../notify/twilio.ts';
 
+const publicUrl = process.env.PUBLIC_URL ?? 'http://vigil.test';
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL! });
 const jobs = await startJobs({
   database,
@@ -23,7 +27,18 @@ await jobs.run({
   store: createStore(database.db),
   clock: systemClock,
   ackLink: async (id) => `http://vigil.test/ack/${id}`,
-  publicUrl: 'http://vigil.test',
+  publicUrl,
   resultRetentionHours: 48,
+  // With TWILIO_API_URL the worker sends SMS and calls too (to the sandbox of the test that started it).
+  phone: process.env.TWILIO_API_URL
+    ? createTwilioClient({
+        apiUrl: process.env.TWILIO_API_URL,
+        accountSid: SANDBOX_TWILIO.accountSid,
+        authToken: SANDBOX_TWILIO.authToken,
+        fromNumber: '+15005550006',
+      })
+    : null,
+  phonePolicy: DEFAULT_PHONE_POLICY,
+  queue: jobs.queue,
 });
 process.stdout.write('ready\n');

@@ -10,9 +10,16 @@ import type { Database } from '../db/database.ts';
 import { createStore } from '../db/store.ts';
 import { startJobs, type Jobs } from '../jobs/job-queue.ts';
 import { createAckLinks } from '../modules/alerts/ack-link.ts';
+import { createSandboxPlanGrant } from '../modules/users/sandbox-plan-grant.ts';
+import { SANDBOX_TWILIO } from '../config.ts';
+import { DEFAULT_PHONE_POLICY, type PhonePolicy } from '../engine/phone-delivery.ts';
 import { createEmailSender } from '../notify/email.ts';
+import { createTwilioClient } from '../notify/twilio.ts';
 import type { TestDatabase } from './databases.ts';
 import { createTestClock, type TestClock } from './test-clock.ts';
+
+/** Vigil's Twilio number in tests. */
+export const TEST_FROM_NUMBER = '+15005550006';
 
 export const OIDC_CLIENT = { clientId: 'vigil-test', clientSecret: 'vigil-test-secret' };
 
@@ -34,26 +41,34 @@ export interface TestApp {
  * server on a free port), the sandbox OpenID provider served by the app itself over HTTP on 127.0.0.1.
  * The HTTP server listens before the app is built, so the public URL is known when the app needs it.
  */
-export async function startTestApp(testDatabase: TestDatabase): Promise<TestApp> {
+export async function startTestApp(
+  testDatabase: TestDatabase,
+  options: { phonePolicy?: PhonePolicy } = {},
+): Promise<TestApp> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  const twilio = { apiUrl: `${url}/sandbox/twilio`, ...SANDBOX_TWILIO, fromNumber: TEST_FROM_NUMBER };
+  const phonePolicy = options.phonePolicy ?? DEFAULT_PHONE_POLICY;
   const webDist = await mkdtemp(join(tmpdir(), 'vigil-web-'));
   await mkdir(join(webDist, 'assets'));
   await writeFile(join(webDist, 'index.html'), '<!doctype html><title>Vigil</title><div id="root"></div>');
   await writeFile(join(webDist, 'assets', 'index-abc123.js'), 'console.log("vigil")');
 
+  const { database, drop } = await testDatabase.create();
+  const store = createStore(database.db);
+  const clock = createTestClock();
   const sandbox = createSandbox({
     publicUrl: url,
     smtpPort: 0,
     oidcClientId: OIDC_CLIENT.clientId,
     oidcClientSecret: OIDC_CLIENT.clientSecret,
+    twilio: { ...SANDBOX_TWILIO, phoneNumber: TEST_FROM_NUMBER },
+    plans: createSandboxPlanGrant({ users: store.users, clock }),
   });
   const { smtpPort } = await sandbox.start();
-  const { database, drop } = await testDatabase.create();
   const jobs: Jobs = await startJobs({ database, runWorkers: true });
-  const clock = createTestClock();
   const deps: AppDeps = {
     config: {
       publicUrl: url,
@@ -63,7 +78,9 @@ export async function startTestApp(testDatabase: TestDatabase): Promise<TestApp>
       trustProxy: false,
       logLevel: 'silent',
       logFormat: 'json',
+      twilio,
     },
+    phonePolicy,
     database,
     queue: jobs.queue,
     clock,
@@ -74,7 +91,6 @@ export async function startTestApp(testDatabase: TestDatabase): Promise<TestApp>
     smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
     from: 'Vigil <alerts@vigil.test>',
   });
-  const store = createStore(database.db);
   const ackLinks = createAckLinks({ serverSecrets: store.serverSecrets, clock, publicUrl: url });
   await jobs.run({
     email,
@@ -84,6 +100,9 @@ export async function startTestApp(testDatabase: TestDatabase): Promise<TestApp>
     ackLink: (incidentId) => ackLinks.createAckLink(incidentId),
     publicUrl: url,
     resultRetentionHours: 48,
+    phone: createTwilioClient(twilio),
+    phonePolicy,
+    queue: jobs.queue,
   });
   await app.ready();
   server.on('request', app.routing);

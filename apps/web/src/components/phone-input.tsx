@@ -2,11 +2,12 @@ import type { ReactNode } from 'react';
 import { Group, Select, TextInput } from '@mantine/core';
 import { PHONE_COUNTRIES, PHONE_PLANS, parseE164, toE164, type PhoneCountry } from '@vigil/contracts';
 
-/** The country a new phone entry starts with (the spec leaves it open; most merchants we serve are in the US). */
+/** The country the contact phone of onboarding and settings starts with (most merchants we serve are in the US). */
 export const DEFAULT_PHONE_COUNTRY: PhoneCountry = 'us';
 
 export interface PhoneValue {
-  country: PhoneCountry;
+  /** null until the person picks one (or types the number with + and its country code). */
+  country: PhoneCountry | null;
   national: string;
 }
 
@@ -17,13 +18,20 @@ const COUNTRY_OPTIONS = PHONE_COUNTRIES.map((country) => ({
 
 export function phoneValueFromE164(value: string | null | undefined): PhoneValue {
   const parsed = value ? parseE164(value) : null;
-  return parsed ?? { country: DEFAULT_PHONE_COUNTRY, national: '' };
+  return parsed ?? { country: null, national: '' };
 }
 
-/** The stored E.164 number, null when nothing was typed, or 'invalid' when what was typed is not a number. */
+/**
+ * The stored E.164 number, null when nothing was typed, or 'invalid' when what was typed is not a number of
+ * the chosen country. Without a country, a number typed with + and its country code is taken as it is, when
+ * it belongs to one of the nine countries.
+ */
 export function phoneValueToE164(value: PhoneValue): string | null | 'invalid' {
-  if (!value.national.trim()) return null;
-  return toE164(value.country, value.national) ?? 'invalid';
+  const typed = value.national.trim();
+  if (!typed) return null;
+  if (value.country) return toE164(value.country, typed) ?? 'invalid';
+  const international = typed.replace(/[\s().-]/g, '');
+  return international.startsWith('+') && parseE164(international) ? international : 'invalid';
 }
 
 export function phoneErrorMessage(country: PhoneCountry): string {
@@ -33,12 +41,14 @@ export function phoneErrorMessage(country: PhoneCountry): string {
 
 interface PhoneInputProps {
   label: string;
-  description?: string;
+  description?: ReactNode;
   value: PhoneValue;
   onChange: (value: PhoneValue) => void;
   error?: ReactNode;
   required?: boolean;
   disabled?: boolean;
+  /** Shown inside the number field, at its end (a "Verified" badge). */
+  rightSection?: ReactNode;
 }
 
 /** A country (one of the nine the spec allows) and a national number, stored together as E.164. */
@@ -50,12 +60,14 @@ export function PhoneInput({
   error,
   required,
   disabled,
+  rightSection,
 }: PhoneInputProps) {
-  const plan = PHONE_PLANS[value.country];
+  const plan = value.country ? PHONE_PLANS[value.country] : null;
   return (
     <Group gap="xs" wrap="nowrap" align="flex-start">
       <Select
         label="Country"
+        placeholder="Choose"
         data={COUNTRY_OPTIONS}
         value={value.country}
         onChange={(country) => country && onChange({ ...value, country: country as PhoneCountry })}
@@ -71,10 +83,12 @@ export function PhoneInput({
         description={description}
         type="tel"
         inputMode="tel"
-        autoComplete="tel-national"
-        placeholder={plan.example}
-        leftSection={<span aria-hidden="true">+{plan.dialCode}</span>}
-        leftSectionWidth={48}
+        autoComplete={plan ? 'tel-national' : 'tel'}
+        placeholder={plan ? plan.example : '+44 7400 123456'}
+        leftSection={plan ? <span aria-hidden="true">+{plan.dialCode}</span> : undefined}
+        leftSectionWidth={plan ? 48 : undefined}
+        rightSection={rightSection}
+        rightSectionWidth={rightSection ? 90 : undefined}
         value={value.national}
         onChange={(event) => onChange({ ...value, national: event.currentTarget.value })}
         style={{ flex: 1 }}

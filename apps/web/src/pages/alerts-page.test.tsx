@@ -36,6 +36,7 @@ const resolved = anAlert({
       attempts: 3,
       lastError: 'The mail server refused the address.',
       sentAt: null,
+      fallbackFor: null,
     },
     {
       event: 'opened',
@@ -45,6 +46,7 @@ const resolved = anAlert({
       attempts: 0,
       lastError: 'SMS alerts are not part of this plan.',
       sentAt: null,
+      fallbackFor: null,
     },
   ],
 });
@@ -91,14 +93,80 @@ describe('alerts page', () => {
       'href',
       `/app/monitor?monitorId=${open.monitorId}`,
     );
-    expect(within(first!).getByText('Email: sent')).toBeInTheDocument();
+    expect(within(first!).getByText('Email: Sent')).toBeInTheDocument();
+    expect(within(first!).getByText('Alert to ana@shop.com')).toBeInTheDocument();
     expect(within(stateOf(second!)).getByText('Resolved')).toBeInTheDocument();
-    expect(within(second!).getByText('Email: failed')).toBeInTheDocument();
+    expect(within(second!).getByText('Email: Failed')).toBeInTheDocument();
     expect(within(second!).getByText('The mail server refused the address.')).toBeInTheDocument();
-    expect(within(second!).getByText('SMS: skipped')).toBeInTheDocument();
+    expect(within(second!).getByText('Alert to ana@shop.com, 3 attempts')).toBeInTheDocument();
+    expect(within(second!).getByText('SMS: Skipped')).toBeInTheDocument();
+    expect(within(second!).getByText('SMS alerts are not part of this plan.')).toBeInTheDocument();
     expect(within(second!).getByText(/^Acknowledged/)).toBeInTheDocument();
     expect(within(second!).queryByRole('button', { name: /Acknowledge/ })).not.toBeInTheDocument();
     expect(getAlerts).toHaveBeenCalledWith({ page: 1, pageSize: 20 }, expect.any(AbortSignal));
+  });
+
+  it('shows phone deliveries: delivered, not answered with the reason, the stand-in SMS, and a STOP skip', async () => {
+    const phone = '+12015550123';
+    const base = { event: 'opened', recipient: phone, attempts: 1, sentAt: '2026-03-10T11:00:05.000Z' };
+    const calls = anAlert({
+      deliveries: [
+        {
+          ...base,
+          channel: 'call',
+          status: 'unanswered',
+          attempts: 3,
+          lastError: 'No one answered 3 calls.',
+          fallbackFor: null,
+        },
+        { ...base, channel: 'sms', status: 'delivered', lastError: null, fallbackFor: 'call' },
+        {
+          ...base,
+          channel: 'email',
+          recipient: 'ana@shop.com',
+          status: 'sent',
+          lastError: null,
+          fallbackFor: null,
+        },
+      ],
+    });
+    const stopped = anAlert({
+      incidentId: '66666666-6666-4666-8666-666666666666',
+      deliveries: [
+        {
+          ...base,
+          channel: 'sms',
+          status: 'skipped',
+          attempts: 0,
+          sentAt: null,
+          lastError: 'This number replied STOP: reply START to get texts again.',
+          fallbackFor: null,
+        },
+        {
+          ...base,
+          channel: 'email',
+          recipient: 'ana@shop.com',
+          status: 'sent',
+          lastError: null,
+          fallbackFor: 'sms',
+        },
+      ],
+    });
+    vi.mocked(getAlerts).mockResolvedValue(page([calls, stopped]));
+    renderAt('/app/alerts');
+    const table = await screen.findByRole('table');
+    const [, first, second] = within(table).getAllByRole('row');
+    const firstDeliveries = within(first!).getAllByRole('listitem');
+    expect(firstDeliveries.map((item) => item.textContent)).toEqual([
+      'Email: SentAlert to ana@shop.com',
+      'Call: Not answeredAlert to +12015550123, 3 attemptsNo one answered 3 calls.',
+      'SMS: DeliveredSMS instead of the unanswered callAlert to +12015550123',
+    ]);
+    expect(within(second!).getByText('SMS: Skipped')).toBeInTheDocument();
+    expect(
+      within(second!).getByText('This number replied STOP: reply START to get texts again.'),
+    ).toBeInTheDocument();
+    expect(within(second!).getByText('Email instead of the undelivered SMS')).toBeInTheDocument();
   });
 
   it('filters by monitor and state through the query', async () => {

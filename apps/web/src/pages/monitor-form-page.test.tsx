@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUserInfo } from '../lib/session.ts';
 import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
 import { renderWithProviders, Where } from '../test/render.tsx';
-import { aMonitor, catalogue, freePlan, ok, proPlan } from '../test/monitor-fixtures.ts';
+import { aMonitor, allPlans, catalogue, ok } from '../test/monitor-fixtures.ts';
 import { getMonitorService } from '../features/monitors/api/get-monitor-service.ts';
 import { getPlans } from '../features/plans/api/get-plans.ts';
 import { createMonitor } from '../features/monitors/api/create-monitor.ts';
@@ -64,7 +64,7 @@ beforeEach(() => {
     vi.mocked(fn).mockReset();
   }
   vi.mocked(getMonitorService).mockResolvedValue(ok(catalogue));
-  vi.mocked(getPlans).mockResolvedValue(ok({ list: [freePlan, proPlan] }));
+  vi.mocked(getPlans).mockResolvedValue(ok({ list: allPlans }));
   vi.mocked(getVerifiedContacts).mockResolvedValue(
     ok({
       list: [
@@ -206,11 +206,11 @@ describe('/monitor_create', () => {
     await enter(user, email, 'ops@shop.com');
     expect(screen.queryByText('Verified')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Send code' }));
-    expect(sendCode).toHaveBeenCalledWith('ops@shop.com');
+    expect(sendCode).toHaveBeenCalledWith({ channel: 'email', email: 'ops@shop.com' });
     expect(await screen.findByText('We sent a code to ops@shop.com.')).toBeInTheDocument();
     await enter(user, screen.getByRole('textbox', { name: '6-digit code' }), '123456');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(verifyCode).toHaveBeenCalledWith('ops@shop.com', '123456');
+    expect(verifyCode).toHaveBeenCalledWith({ channel: 'email', email: 'ops@shop.com', code: '123456' });
     expect(await screen.findByText('Verified')).toBeInTheDocument();
     vi.mocked(createMonitor).mockResolvedValue(ok(created));
     await fillBasics(user);
@@ -233,14 +233,21 @@ describe('/monitor_create', () => {
     expect(createMonitor).not.toHaveBeenCalled();
   });
 
-  it('shows the SMS and call channels with their fields, held until the phone integration', async () => {
+  it('holds the SMS and call channels the Free plan lacks, saying which plans have them', async () => {
     renderAt('/app/monitor_create');
     await screen.findByRole('textbox', { name: /^Name/ });
-    expect(screen.getByRole('checkbox', { name: /^SMS/ })).toBeDisabled();
-    expect(screen.getByRole('checkbox', { name: /^Phone call/ })).toBeDisabled();
-    expect(screen.getByRole('checkbox', { name: /automated alert text messages/ })).toBeDisabled();
-    expect(screen.getAllByRole('textbox', { name: /Phone number/ })).toHaveLength(2);
-    expect(screen.getByText(/Text message alerts open with Vigil's phone integration/)).toBeInTheDocument();
+    const sms = screen.getByRole('group', { name: 'SMS' });
+    const call = screen.getByRole('group', { name: 'Phone call' });
+    expect(within(sms).getByRole('checkbox', { name: /^SMS/ })).toBeDisabled();
+    expect(within(sms).getByText(/SMS alerts come with Starter, Pro and Business\./)).toBeInTheDocument();
+    expect(within(sms).getByRole('link', { name: 'See plans with SMS' })).toBeInTheDocument();
+    expect(within(call).getByRole('checkbox', { name: /^Phone call/ })).toBeDisabled();
+    expect(within(call).getByText(/Calls come with Pro and Business\./)).toBeInTheDocument();
+    expect(within(call).getByRole('link', { name: 'See plans with calls' })).toHaveAttribute(
+      'href',
+      '/app/pricing',
+    );
+    expect(within(call).getByRole('textbox', { name: /Phone number/ })).toBeDisabled();
     expectNoPlaceholderWords(document.body.textContent);
   });
 });

@@ -48,11 +48,11 @@ export function MonitorFormPage({ title, description, monitorId, redirect, notic
     plans.status !== 'loading' &&
     (monitorId === undefined || existing.data !== undefined);
   const limits = useMemo(
-    () => (catalogue.data ? { catalogue: catalogue.data, plan } : null),
-    [catalogue.data, plan],
+    () => (catalogue.data ? { catalogue: catalogue.data, plan, plans: plans.data?.list } : null),
+    [catalogue.data, plan, plans.data],
   );
   const initialValues = useMemo(
-    () => (limits && ready ? initialFormValues(limits, existing.data, user?.contactEmail) : null),
+    () => (limits && ready ? initialFormValues(limits, existing.data, user ?? {}) : null),
     // The form starts once from what was loaded; later changes to the stored user do not reset it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [limits, ready, existing.data],
@@ -98,11 +98,7 @@ export function MonitorFormPage({ title, description, monitorId, redirect, notic
         editing={monitorId !== undefined}
         onSubmit={save}
         onCancel={() => void navigate(monitorId ? monitorDetailPath(monitorId) : '/monitor')}
-        plansLink={
-          <Anchor component={Link} to={`/pricing${stringifyQuery({ redirect })}`} size="xs">
-            Compare plans
-          </Anchor>
-        }
+        pricingPath={`/pricing${stringifyQuery({ redirect })}`}
       />
     );
   }

@@ -13,6 +13,7 @@ import { getMonitorInfo } from '../features/monitors/api/get-monitor-info.ts';
 import { getMonitorStats } from '../features/monitors/api/get-monitor-stats.ts';
 import { getAlerts } from '../features/alerts/api/get-alerts.ts';
 import { checkMonitorNow } from '../features/monitors/api/check-monitor-now.ts';
+import { getContactStatus } from '../features/monitors/api/get-contact-status.ts';
 import MonitorPage from './monitor-page.tsx';
 
 vi.mock('../features/monitors/api/get-monitors.ts', () => ({ getMonitors: vi.fn(), MONITOR_PAGE_SIZE: 20 }));
@@ -23,6 +24,7 @@ vi.mock('../features/monitors/api/get-monitor-info.ts', () => ({ getMonitorInfo:
 vi.mock('../features/monitors/api/get-monitor-stats.ts', () => ({ getMonitorStats: vi.fn() }));
 vi.mock('../features/alerts/api/get-alerts.ts', () => ({ getAlerts: vi.fn() }));
 vi.mock('../features/monitors/api/check-monitor-now.ts', () => ({ checkMonitorNow: vi.fn() }));
+vi.mock('../features/monitors/api/get-contact-status.ts', () => ({ getContactStatus: vi.fn() }));
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const storefront = aMonitor({ monitorId: id(1), name: 'Storefront', status: 'up' });
@@ -64,9 +66,13 @@ beforeEach(() => {
     getMonitorStats,
     getAlerts,
     checkMonitorNow,
+    getContactStatus,
   ]) {
     vi.mocked(fn).mockReset();
   }
+  vi.mocked(getContactStatus).mockResolvedValue(
+    ok({ list: [], usage: { sms: { used: 0, limit: 0 }, calls: { used: 0, limit: 0 } } }),
+  );
 });
 
 describe('monitor list', () => {
@@ -277,5 +283,78 @@ describe('monitor detail', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete monitor' }));
     expect(deleteMonitors).toHaveBeenCalledWith([id(2)]);
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/^\/monitor$/));
+  });
+
+  it("shows who gets alerts: each contact's state in words with its message, and the month's use", async () => {
+    vi.mocked(getContactStatus).mockResolvedValue(
+      ok({
+        list: [
+          {
+            channel: 'call',
+            address: '+12015550123',
+            state: 'quota_exhausted',
+            message: 'The 100 calls of this month are used: alerts go by SMS and email until June 1.',
+          },
+          {
+            channel: 'sms',
+            address: '+12015550123',
+            state: 'opted_out',
+            message: 'This number replied STOP: reply START from it to get texts again.',
+          },
+          { channel: 'email', address: 'ana@shop.com', state: 'ok', message: 'Alerts go to this address.' },
+        ],
+        usage: { sms: { used: 37, limit: 500 }, calls: { used: 100, limit: 100 } },
+      }),
+    );
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    const card = await screen.findByRole('region', { name: 'Who gets alerts' });
+    expect(await within(card).findByText('Replied STOP')).toBeInTheDocument();
+    expect(getContactStatus).toHaveBeenCalledWith(id(2), expect.any(AbortSignal));
+    const [call, sms, email] = within(card).getAllByRole('listitem');
+    expect(call).toHaveTextContent(/Phone call\s*\+12015550123/);
+    expect(within(call!).getByText('Monthly limit reached')).toBeInTheDocument();
+    expect(call).toHaveTextContent('The 100 calls of this month are used');
+    expect(within(call!).getByRole('link', { name: 'Compare plans' })).toHaveAttribute(
+      'href',
+      '/app/pricing',
+    );
+    expect(sms).toHaveTextContent('This number replied STOP: reply START from it to get texts again.');
+    expect(within(email!).getByText('Gets alerts')).toBeInTheDocument();
+    expect(within(card).getByText('37 of 500 used')).toBeInTheDocument();
+    expect(within(card).getByRole('progressbar', { name: 'SMS used this month' })).toHaveAttribute(
+      'aria-valuenow',
+      '7',
+    );
+    expect(within(card).getByText('100 of 100 used')).toBeInTheDocument();
+    expect(within(card).getByRole('progressbar', { name: 'Calls used this month' })).toHaveAttribute(
+      'aria-valuenow',
+      '100',
+    );
+  });
+
+  it('says when no channel is ticked, and that the plan has no calls', async () => {
+    vi.mocked(getContactStatus).mockResolvedValue(
+      ok({ list: [], usage: { sms: { used: 0, limit: 100 }, calls: { used: 0, limit: 0 } } }),
+    );
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    const card = await screen.findByRole('region', { name: 'Who gets alerts' });
+    expect(await within(card).findByText(/No channel is ticked, so nobody is alerted/)).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: 'Choose who gets alerts' })).toHaveAttribute(
+      'href',
+      `/app/monitor_edit?monitorId=${id(2)}`,
+    );
+    expect(within(card).getByText('0 of 100 used')).toBeInTheDocument();
+    expect(within(card).getByText('Not included in your plan')).toBeInTheDocument();
+    expectNoPlaceholderWords(card.textContent);
+  });
+
+  it('offers a retry when who gets alerts cannot be loaded', async () => {
+    vi.mocked(getContactStatus).mockResolvedValueOnce(failed());
+    const user = userEvent.setup();
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    const card = await screen.findByRole('region', { name: 'Who gets alerts' });
+    await user.click(await within(card).findByRole('button', { name: 'Try again' }));
+    expect(await within(card).findByText(/No channel is ticked/)).toBeInTheDocument();
+    expect(getContactStatus).toHaveBeenCalledTimes(2);
   });
 });

@@ -121,19 +121,34 @@ export const freePlan: Plan = {
   periodDays: 14,
   maxMonitors: 3,
   minIntervalSeconds: 300,
-  channels: ['email', 'sms'],
-  smsPerMonth: 20,
+  channels: ['email'],
+  smsPerMonth: 0,
   callsPerMonth: 0,
   highlights: [],
   checkout: false,
 };
 
-export const proPlan: Plan = {
+export const starterPlan: Plan = {
   ...freePlan,
-  name: 'Pro',
+  name: 'Starter',
   minIntervalSeconds: 60,
-  channels: ['email', 'sms', 'call'],
+  channels: ['email', 'sms'],
+  smsPerMonth: 100,
+  checkout: true,
 };
+
+export const proPlan: Plan = {
+  ...starterPlan,
+  name: 'Pro',
+  channels: ['email', 'sms', 'call'],
+  smsPerMonth: 500,
+  callsPerMonth: 100,
+};
+
+export const businessPlan: Plan = { ...proPlan, name: 'Business', minIntervalSeconds: 30 };
+
+/** The catalogue as the server sells it: calls only on Pro and Business. */
+export const allPlans = [freePlan, starterPlan, proPlan, businessPlan];
 
 const unchecked = { checked: false, name: '', isAgree: false, phone: '' };
 
@@ -192,6 +207,7 @@ export function anAlert(overrides: Partial<Alert> = {}): Alert {
         attempts: 1,
         lastError: null,
         sentAt: '2026-03-10T11:00:02.000Z',
+        fallbackFor: null,
       },
     ],
     ...overrides,

@@ -96,6 +96,7 @@ describe.each(databases)('alerts API on $name', (testDatabase) => {
           attempts: 1,
           lastError: null,
           sentAt: new Date(start - 2 * MINUTE_MS).toISOString(),
+          fallbackFor: null,
         },
       ],
     });

@@ -22,6 +22,7 @@ function toDelivery(row: DeliveryRow): Delivery {
     attempts: row.attempts,
     lastError: row.lastError,
     sentAt: iso(row.sentAt),
+    fallbackFor: (row.fallbackFor as Delivery['fallbackFor']) ?? null,
   };
 }
 

@@ -1,10 +1,21 @@
 import { randomInt } from 'node:crypto';
-import type { VerifiedContact } from '@vigil/contracts';
+import type {
+  ContactStatus,
+  MonitorContacts,
+  SendCodeBody,
+  VerifiedContact,
+  VerifyCodeBody,
+} from '@vigil/contracts';
+import { PHONE_CONTACT } from '../../engine/alert-events.ts';
+import { monthOf } from '../../engine/phone.repository.ts';
+import { effectivePlan } from '../plans/plan-catalogue.ts';
+import { MONITOR_NOT_FOUND } from '../monitors/monitor.service.ts';
+import { sendPhoneCodeJob } from '../../jobs/send-phone-code.job.ts';
 import type { Store } from '../../db/store.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { sendEmailJob } from '../../jobs/send-email.job.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { addMs, type Clock, HOUR_MS, MINUTE_MS } from '../../lib/clock.ts';
+import { addMs, type Clock, DAY_MS, HOUR_MS, MINUTE_MS } from '../../lib/clock.ts';
 import { safeEqual, sha256Hex } from '../../lib/secrets.ts';
 import type { LimitRule, RateLimiter } from '../rate-limits/rate-limit.service.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
@@ -26,7 +37,21 @@ export const CONTACT_CODE_LIMITS = {
     limit: 20,
     windowMs: HOUR_MS,
   }),
+  /** Texts and calls cost money and wake people: a day's cap per number and per account on top. */
+  phoneByDay: (address: string): LimitRule => ({
+    key: `contact-code:phone-day:${address}`,
+    limit: 10,
+    windowMs: DAY_MS,
+  }),
+  phoneAccountByDay: (userId: string): LimitRule => ({
+    key: `contact-code:phone-account-day:${userId}`,
+    limit: 30,
+    windowMs: DAY_MS,
+  }),
 };
+
+export const PHONE_NOT_CONFIGURED =
+  'SMS and calls are not set up on this Vigil server, so phone numbers cannot be verified. Use email alerts.';
 
 export interface ContactAnswer {
   channel: string;
@@ -40,6 +65,13 @@ export function normaliseAddress(address: string): string {
   return address.trim().toLowerCase();
 }
 
+/** The contact a send-code or verify-code body is about: an email address, or a phone number (E.164). */
+function contactOfBody(body: SendCodeBody | VerifyCodeBody): { channel: string; address: string } {
+  return body.channel === 'email'
+    ? { channel: 'email', address: normaliseAddress(body.email) }
+    : { channel: PHONE_CONTACT, address: body.phone.trim() };
+}
+
 // The contact is mixed in so equal codes of two contacts never share a hash.
 function hashCode(key: ContactKey, code: string): string {
   return sha256Hex(`${key.userId}:${key.channel}:${key.address}:${code}`);
@@ -50,25 +82,63 @@ export function createContactService(deps: {
   limiter: RateLimiter;
   queue: JobQueue;
   clock: Clock;
+  /** False when this server has no SMS/call provider: phone numbers cannot be verified. */
+  phoneConfigured: boolean;
+  /** Vigil's own number, named in the STOP hint. */
+  phoneFromNumber: string | null;
 }) {
   const { store, limiter, queue, clock } = deps;
-  const keyOf = (session: AuthSession, channel: string, address: string): ContactKey => ({
+  const keyOf = (session: AuthSession, body: SendCodeBody | VerifyCodeBody): ContactKey => ({
     userId: session.userId,
-    channel,
-    address: normaliseAddress(address),
+    ...contactOfBody(body),
   });
 
+  /** Refuses a phone code that cannot go out: no provider, or texts to a number that replied STOP. */
+  async function checkPhoneCanReceive(
+    body: Extract<SendCodeBody, { channel: 'sms' | 'call' }>,
+    address: string,
+  ) {
+    if (!deps.phoneConfigured) throw new AppError('UNAVAILABLE', PHONE_NOT_CONFIGURED);
+    if (body.channel !== 'sms') return;
+    const stopped = await store.phone.optedOut([address]);
+    if (stopped.has(address)) {
+      throw new AppError(
+        'CONFLICT',
+        `${address} replied STOP, so Vigil cannot text it. Text START to ${deps.phoneFromNumber} from that phone, or get the code by a call.`,
+      );
+    }
+  }
+
   return {
-    /** Emails a 6-digit code for 15 minutes; an address already verified gets nothing and says so. */
-    async sendCode(session: AuthSession, body: { channel: 'email'; email: string }): Promise<ContactAnswer> {
-      const key = keyOf(session, body.channel, body.email);
+    /**
+     * Sends a 6-digit code for 15 minutes: by email, or to a phone by SMS or a call that reads it out. A
+     * contact already verified gets nothing and says so.
+     */
+    async sendCode(session: AuthSession, body: SendCodeBody): Promise<ContactAnswer> {
+      const key = keyOf(session, body);
       if (await store.contacts.isVerified(key)) {
-        return { ...contactOf(key), verified: true, message: `${key.address} is already verified.` };
+        return { ...answerOf(body, key), verified: true, message: `${key.address} is already verified.` };
       }
+      if (body.channel !== 'email') await checkPhoneCanReceive(body, key.address);
+      const rules = [
+        CONTACT_CODE_LIMITS.byAddress(key.channel, key.address),
+        CONTACT_CODE_LIMITS.byAccount(key.userId),
+      ];
+      if (body.channel !== 'email') {
+        rules.push(
+          CONTACT_CODE_LIMITS.phoneByDay(key.address),
+          CONTACT_CODE_LIMITS.phoneAccountByDay(key.userId),
+        );
+      }
+      const newest =
+        body.channel === 'email'
+          ? 'the newest email'
+          : body.channel === 'sms'
+            ? 'the newest SMS'
+            : 'the last call';
       await limiter.consume(
-        [CONTACT_CODE_LIMITS.byAddress(key.channel, key.address), CONTACT_CODE_LIMITS.byAccount(key.userId)],
-        (retryIn) =>
-          `Several codes were already sent. Use the code in the newest email, or ask again ${retryIn}.`,
+        rules,
+        (retryIn) => `Several codes were already sent. Use the code in ${newest}, or ask again ${retryIn}.`,
       );
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const now = clock.now();
@@ -77,21 +147,29 @@ export function createContactService(deps: {
         await tx.contacts.insertCode(key, hashCode(key, code), now, addMs(now, CODE_TTL_MS));
       });
       // Enqueued after the commit: on PGlite the job engine shares the connection the transaction holds.
-      await queue.send(sendEmailJob, contactCodeEmail({ to: key.address, code }));
-      return {
-        ...contactOf(key),
-        verified: false,
-        message: `A 6-digit code is on its way to ${key.address}. It works for 15 minutes.`,
-      };
+      if (body.channel === 'email') {
+        await queue.send(sendEmailJob, contactCodeEmail({ to: key.address, code }));
+      } else {
+        await queue.send(sendPhoneCodeJob, {
+          channel: body.channel,
+          to: key.address,
+          code,
+          languageCode: body.languageCode ?? 'en-US',
+        });
+      }
+      const how =
+        body.channel === 'email'
+          ? `A 6-digit code is on its way to ${key.address}.`
+          : body.channel === 'sms'
+            ? `A 6-digit code is on its way to ${key.address} by SMS.`
+            : `Vigil is calling ${key.address} to read out a 6-digit code.`;
+      return { ...answerOf(body, key), verified: false, message: `${how} It works for 15 minutes.` };
     },
 
-    async verifyCode(
-      session: AuthSession,
-      body: { channel: 'email'; email: string; code: string },
-    ): Promise<ContactAnswer> {
-      const key = keyOf(session, body.channel, body.email);
+    async verifyCode(session: AuthSession, body: VerifyCodeBody): Promise<ContactAnswer> {
+      const key = keyOf(session, body);
       const verified = {
-        ...contactOf(key),
+        ...answerOf(body, key),
         verified: true,
         message: `${key.address} is verified: alerts can go to it.`,
       };
@@ -110,7 +188,7 @@ export function createContactService(deps: {
         throw new AppError(
           'INVALID',
           left > 0
-            ? `That code is not right. Check the email and try again (${left} ${left === 1 ? 'try' : 'tries'} left).`
+            ? `That code is not right. Check the ${body.channel === 'email' ? 'email' : body.channel === 'sms' ? 'SMS' : 'code you heard'} and try again (${left} ${left === 1 ? 'try' : 'tries'} left).`
             : 'That code was wrong too many times and no longer works. Send a new code.',
         );
       }
@@ -121,6 +199,85 @@ export function createContactService(deps: {
         await tx.contacts.markVerified(key, now);
       });
       return verified;
+    },
+
+    /**
+     * Whether each ticked channel of a monitor reaches its contact now, and why not when it does not; with the
+     * month's SMS and call use against the plan's quota.
+     */
+    async monitorContacts(session: AuthSession, monitorId: string): Promise<MonitorContacts> {
+      const [monitor, user] = await Promise.all([
+        store.monitors.findOwned(session.userId, monitorId),
+        store.users.findById(session.userId),
+      ]);
+      if (!monitor || !user) throw new AppError('NOT_FOUND', MONITOR_NOT_FOUND);
+      const now = clock.now();
+      const plan = effectivePlan(user, now);
+      const used = await store.phone.usage(user.id, monthOf(now));
+      const settings = monitor.alertSettings as {
+        callSettings?: { checked?: boolean; phone?: string };
+        smsSettings?: { checked?: boolean; phone?: string };
+        emailSettings?: { checked?: boolean; email?: string };
+      };
+      const list: ContactStatus[] = [];
+      for (const channel of ['call', 'sms'] as const) {
+        const group = channel === 'call' ? settings.callSettings : settings.smsSettings;
+        if (!group?.checked || !group.phone) continue;
+        const address = group.phone;
+        const limit = channel === 'sms' ? plan.smsPerMonth : plan.callsPerMonth;
+        const noun = channel === 'sms' ? 'SMS' : 'calls';
+        const status = (state: ContactStatus['state'], message: string) =>
+          list.push({ channel, address, state, message });
+        if (!deps.phoneConfigured) status('not_configured', PHONE_NOT_CONFIGURED);
+        else if (!plan.channels.includes(channel)) {
+          status(
+            'not_in_plan',
+            `The ${plan.name} plan has no ${noun}: alerts go by email. Choose a bigger plan for ${noun}.`,
+          );
+        } else if (!(await store.contacts.isVerified({ userId: user.id, channel: PHONE_CONTACT, address }))) {
+          status(
+            'unverified',
+            `${address} is not verified, so nothing goes to it. Send a code and enter it.`,
+          );
+        } else if (channel === 'sms' && (await store.phone.optedOut([address])).has(address)) {
+          status(
+            'opted_out',
+            `${address} replied STOP: no texts until it replies START to ${deps.phoneFromNumber}.`,
+          );
+        } else if (used[channel] >= limit) {
+          status(
+            'quota_exhausted',
+            `This month’s ${limit} ${noun} are used up: alerts go by email until the 1st.`,
+          );
+        } else {
+          status(
+            'ok',
+            channel === 'sms'
+              ? `Alerts are texted to ${address}.`
+              : `Alerts ring ${address}; press 1 to acknowledge.`,
+          );
+        }
+      }
+      const email = settings.emailSettings;
+      if (email?.checked && email.email) {
+        const address = normaliseAddress(email.email);
+        const ok = await store.contacts.isVerified({ userId: user.id, channel: 'email', address });
+        list.push({
+          channel: 'email',
+          address,
+          state: ok ? 'ok' : 'unverified',
+          message: ok
+            ? `Alerts are emailed to ${address}.`
+            : `${address} is not verified, so no alert goes to it.`,
+        });
+      }
+      return {
+        list,
+        usage: {
+          sms: { used: used.sms, limit: plan.smsPerMonth },
+          calls: { used: used.call, limit: plan.callsPerMonth },
+        },
+      };
     },
 
     async listVerified(session: AuthSession): Promise<VerifiedContact[]> {
@@ -135,6 +292,7 @@ export function createContactService(deps: {
 }
 export type ContactService = ReturnType<typeof createContactService>;
 
-function contactOf(key: ContactKey) {
-  return { channel: key.channel, address: key.address };
+/** Answers name the channel the person asked on (email, sms, call) and the stored address. */
+function answerOf(body: SendCodeBody | VerifyCodeBody, key: ContactKey) {
+  return { channel: body.channel, address: key.address };
 }

@@ -1,9 +1,11 @@
 import type { MonitorInput } from '@vigil/contracts';
-import { checkResults, checkRollups, alertDeliveries, incidents } from '../../db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { checkResults, checkRollups, alertDeliveries, incidents, monitors } from '../../db/schema.ts';
 import type { TestApp } from '../../test/test-app.ts';
 import { call, registerUser, type Registered } from '../../test/test-app.ts';
 import { createContactRepository } from '../contacts/contact.repository.ts';
 import { createUserRepository } from '../users/user.repository.ts';
+import { countCheck, type HourlyTally } from './uptime-tally.ts';
 
 /** Helpers of the monitor, alert and contact API tests: what a user and the engine would have made. */
 
@@ -65,7 +67,7 @@ export async function createMonitor(
   return body.data.monitorId as string;
 }
 
-/** Raw check results as the engine writes them, one per slot. */
+/** Raw check results as the engine writes them, one per slot, each counted in the monitor's hourly tally. */
 export async function seedResults(
   t: TestApp,
   monitorId: string,
@@ -83,6 +85,16 @@ export async function seedResults(
       failedConditions: result.ok ? [] : ['http_status'],
     })),
   );
+  const [row] = await t.database.db
+    .select({ hour: monitors.tallyHour, checks: monitors.tallyChecks, failures: monitors.tallyFailures })
+    .from(monitors)
+    .where(eq(monitors.id, monitorId));
+  let tally: HourlyTally = row!;
+  for (const result of results) tally = countCheck(tally, result.at, result.ok);
+  await t.database.db
+    .update(monitors)
+    .set({ tallyHour: tally.hour, tallyChecks: tally.checks, tallyFailures: tally.failures })
+    .where(eq(monitors.id, monitorId));
 }
 
 export async function seedRollup(

@@ -1,8 +1,68 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { monitors, users } from '../../db/schema.ts';
 
 export type MonitorRow = typeof monitors.$inferSelect;
+
+// What the API shows of a monitor: the engine's working state (check state, lease, next slot) stays out.
+const HIDDEN = ['userId', 'nextCheckAt', 'checkState', 'claimedUntil', 'updatedAt'] as const;
+type ShownColumns = Omit<ReturnType<typeof getTableColumns<typeof monitors>>, (typeof HIDDEN)[number]>;
+const shownColumns = {
+  ...(Object.fromEntries(
+    Object.entries(getTableColumns(monitors)).filter(([key]) => !(HIDDEN as readonly string[]).includes(key)),
+  ) as ShownColumns),
+  // As JSON, which the driver parses natively: several times cheaper than PostgreSQL's array text.
+  tallyChecks: sql<number[]>`array_to_json(${monitors.tallyChecks})`,
+  tallyFailures: sql<number[]>`array_to_json(${monitors.tallyFailures})`,
+};
+/** The columns of a monitor the API shows. */
+export type ShownMonitorRow = Omit<MonitorRow, (typeof HIDDEN)[number]>;
+
+/** A monitor as the list and the detail show it: its row and how many of its incidents are unresolved. */
+export interface MonitorView {
+  row: ShownMonitorRow;
+  openIncidents: number;
+}
+
+// Spelled out: drizzle leaves the columns of a one-table select unqualified, which inside the subquery would
+// name the incident's own id.
+const openIncidents = sql<number>`(select count(*) from incidents as open
+  where open.monitor_id = monitors.id and open.state <> 'resolved')::int`;
+
+/**
+ * The two reads behind every list and detail request, one statement each, prepared once per connection:
+ * PostgreSQL plans them once and the server builds their SQL once. The page also counts the user's monitors.
+ * Its rows are picked by id first, so open incidents are counted for them only, not for the rows the offset
+ * skips (and they stay plain table rows, which drizzle maps several times faster than a subquery's).
+ */
+function prepareViews(db: Db) {
+  const user = sql.placeholder('userId');
+  const newestFirst = [desc(monitors.createdAt), desc(monitors.id)];
+  const pageIds = db
+    .select({ id: monitors.id })
+    .from(monitors)
+    .where(eq(monitors.userId, user))
+    .orderBy(...newestFirst)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
+  return {
+    page: db
+      .select({
+        row: shownColumns,
+        openIncidents,
+        total: sql<number>`(select count(*) from ${monitors} as owned where owned.user_id = ${user})::int`,
+      })
+      .from(monitors)
+      .where(inArray(monitors.id, pageIds))
+      .orderBy(...newestFirst)
+      .prepare('monitor_view_page'),
+    one: db
+      .select({ row: shownColumns, openIncidents })
+      .from(monitors)
+      .where(and(eq(monitors.userId, user), eq(monitors.id, sql.placeholder('id'))))
+      .prepare('monitor_view_one'),
+  };
+}
 
 /** What a person sets on a monitor; the engine owns the rest (status, next check, results). */
 export type MonitorSettings = Pick<
@@ -21,6 +81,8 @@ export type MonitorSettings = Pick<
 export function createMonitorRepository(db: Db) {
   const owned = (userId: string, ids: string[]) =>
     and(eq(monitors.userId, userId), inArray(monitors.id, ids));
+  let views: ReturnType<typeof prepareViews> | undefined;
+  const prepared = () => (views ??= prepareViews(db));
 
   return {
     /** Holds the user's row until the transaction ends, so two creates cannot both pass the plan's limit. */
@@ -82,15 +144,20 @@ export function createMonitorRepository(db: Db) {
       return row;
     },
 
-    /** The user's monitors, newest first. */
-    async pageOfUser(userId: string, limit: number, offset: number): Promise<MonitorRow[]> {
-      return db
-        .select()
-        .from(monitors)
-        .where(eq(monitors.userId, userId))
-        .orderBy(desc(monitors.createdAt), desc(monitors.id))
-        .limit(limit)
-        .offset(offset);
+    /** A page of the user's monitors, newest first, and how many monitors the user has. */
+    async viewPage(
+      userId: string,
+      limit: number,
+      offset: number,
+    ): Promise<{ views: MonitorView[]; total: number }> {
+      const views = await prepared().page.execute({ userId, limit, offset });
+      if (views.length === 0) return { views, total: offset === 0 ? 0 : await this.countOfUser(userId) };
+      return { views, total: views[0]!.total };
+    },
+
+    async viewOwned(userId: string, id: string): Promise<MonitorView | undefined> {
+      const [view] = await prepared().one.execute({ userId, id });
+      return view;
     },
 
     /** How many of `ids` (distinct) the user owns; rows are locked until the transaction ends. */

@@ -6,9 +6,15 @@ import {
 } from '@vigil/contracts';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCheckers } from '../../checks/all-checkers.ts';
 import { checkResults, monitors } from '../../db/schema.ts';
+import { createStore } from '../../db/store.ts';
+import { createCheckEngine } from '../../engine/check-engine.ts';
+import { rollUpAndPrune } from '../../engine/retention.ts';
 import { HOUR_MS, MINUTE_MS } from '../../lib/clock.ts';
 import { databases } from '../../test/databases.ts';
+import { insertMonitor } from '../../test/engine-kit.ts';
+import { HEALTHY, startTargetServer } from '../../test/target-server.ts';
 import { call, startTestApp, type TestApp } from '../../test/test-app.ts';
 import {
   createMonitor,
@@ -20,6 +26,7 @@ import {
   type TestUser,
 } from './monitor-test-helpers.ts';
 import { createMonitorRepository } from './monitor.repository.ts';
+import { uptimeOf } from './monitor.service.ts';
 
 const PRO = { name: 'Pro', days: 30 };
 
@@ -138,7 +145,7 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
       ],
       [
         { ...base, smsSettings: { checked: true, name: 'Me', isAgree: true, phone: '+14155550100' } },
-        'Alerts by SMS open with the phone integration: untick it and use email for now.',
+        'Verify +14155550100 first: send a code by SMS or call and enter it.',
       ],
       [
         {
@@ -146,7 +153,15 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
           callSettings: { checked: true, name: 'Me', isAgree: true, phone: '+14155550100' },
           smsSettings: { checked: true, name: 'Me', isAgree: true, phone: '+14155550100' },
         },
-        'Alerts by phone calls and SMS open with the phone integration: untick them and use email for now.',
+        'Verify +14155550100 first: send a code by SMS or call and enter it.',
+      ],
+      [
+        { ...base, smsSettings: { checked: true, name: 'Me', isAgree: false, phone: '+14155550100' } },
+        /Check the alert settings/,
+      ],
+      [
+        { ...base, smsSettings: { checked: true, name: 'Me', isAgree: true, phone: '+3361234' } },
+        /Enter a phone number in international form/,
       ],
       [
         { ...base, emailSettings: { ...base.emailSettings, email: 'Someone.Else@Shop.Example' } },
@@ -440,5 +455,78 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
     expect(
       (await api('GET', `/monitor-bff/monitor-stats?monitorId=${monitorId}&range=1y`, owner)).status,
     ).toBe(400);
+  });
+});
+
+// A database of its own: the engine checks every due monitor, and the suite above leaves many.
+describe.each(databases)('uptime as the engine records it, on $name', (testDatabase) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(testDatabase);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('counts exactly the checks of the last 24 UTC hours in uptime24h, as the engine writes them, through roll-ups and retention', async () => {
+    const site = await startTargetServer();
+    try {
+      const user = await signUp(t, PRO);
+      const store = createStore(t.database.db);
+      const engine = createCheckEngine({
+        store,
+        queue: { send: async () => undefined },
+        clock: t.clock,
+        checkers: createCheckers(),
+        log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+        concurrency: 1,
+        batchSize: 1,
+      });
+      // Ten minutes before an hour, so the checks fall on both sides of hour boundaries.
+      t.clock.advance(HOUR_MS - (t.clock.now().getTime() % HOUR_MS) - 10 * MINUTE_MS);
+      const monitorId = await insertMonitor(t.database.db, {
+        userId: user.userId,
+        email: user.email,
+        url: `${site.url}/uptime`,
+        nextCheckAt: t.clock.now(),
+        intervalSeconds: 1200,
+      });
+      const checks: { at: number; ok: boolean }[] = [];
+      // 26 h 40 min of checks every 20 minutes; the hourly roll-up job keeps 6 hours of raw results.
+      for (let i = 0; i < 80; i++) {
+        const ok = i % 7 !== 3;
+        site.behaviour = { ...HEALTHY, status: ok ? 200 : 503 };
+        expect(await engine.runDue()).toBe(1);
+        checks.push({ at: t.clock.now().getTime(), ok });
+        if (i % 3 === 2) await rollUpAndPrune(store, t.clock.now(), 6);
+        t.clock.advance(20 * MINUTE_MS);
+      }
+      expect(
+        await t.database.db.select().from(checkResults).where(eq(checkResults.monitorId, monitorId)),
+      ).not.toHaveLength(checks.length);
+
+      const now = t.clock.now().getTime();
+      const since = Math.floor(now / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
+      const tally = (list: typeof checks) => ({
+        checks: list.length,
+        failures: list.filter((check) => !check.ok).length,
+      });
+      const lastDay = tally(checks.filter((check) => check.at >= since));
+      expect(lastDay.checks).toBeLessThan(checks.length);
+      const uptime24h = uptimeOf(lastDay);
+
+      const list = await call(t.app, 'GET', '/monitor-bff/monitor', { token: user.token });
+      expect(list.body.data.list[0]).toMatchObject({ monitorId, uptime24h });
+      const info = await call(t.app, 'GET', `/monitor-bff/monitor-info?monitorId=${monitorId}`, {
+        token: user.token,
+      });
+      expect(info.body.data.uptime24h).toBe(uptime24h);
+      const stats = await call(t.app, 'GET', `/monitor-bff/monitor-stats?monitorId=${monitorId}&range=7d`, {
+        token: user.token,
+      });
+      expect(stats.body.data.uptime).toMatchObject({ '24h': uptime24h, '7d': uptimeOf(tally(checks)) });
+    } finally {
+      await site.close();
+    }
   });
 });

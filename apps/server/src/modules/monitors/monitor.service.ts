@@ -13,12 +13,13 @@ import type { Repositories, Store } from '../../db/store.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { type Clock, DAY_MS, HOUR_MS, unixSeconds } from '../../lib/clock.ts';
 import { normaliseAddress } from '../contacts/contact.service.ts';
-import { findPlan, FREE_PLAN } from '../plans/plan-catalogue.ts';
+import { PHONE_CONTACT } from '../../engine/alert-events.ts';
+import { findPlan, FREE_PLAN, PLAN_CATALOGUE } from '../plans/plan-catalogue.ts';
 import { LIMITS, type RateLimiter } from '../rate-limits/rate-limit.service.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
 import type { UserRow } from '../users/user.repository.ts';
 import type { Tally } from './check-history.repository.ts';
-import type { MonitorRow, MonitorSettings } from './monitor.repository.ts';
+import type { MonitorRow, MonitorSettings, MonitorView, ShownMonitorRow } from './monitor.repository.ts';
 import {
   ALERT_LANGUAGES,
   CONFIRMATIONS,
@@ -27,6 +28,7 @@ import {
   REPEAT_INTERVAL_MINUTES,
   SERVICE_CATALOGUE,
 } from './service-catalogue.ts';
+import { type HourlyTally, lastDayOf } from './uptime-tally.ts';
 
 export type MonitorStats = z.infer<typeof monitorStatsResponse>['data'];
 type StatsRange = MonitorStats['range'];
@@ -88,10 +90,14 @@ function toSettings(input: MonitorInput): MonitorSettings {
   };
 }
 
-export function toMonitor(
-  row: MonitorRow,
-  extra: { uptime24h: number | null; openIncidents: number },
-): Monitor {
+const tallyOf = (row: ShownMonitorRow): HourlyTally => ({
+  hour: row.tallyHour,
+  checks: row.tallyChecks,
+  failures: row.tallyFailures,
+});
+
+/** The monitor as the API answers it; `now` places the row's hourly tally in the last 24 hours. */
+export function toMonitor({ row, openIncidents }: MonitorView, now: Date): Monitor {
   const alertSettings = row.alertSettings as AlertSettingsColumn;
   return {
     monitorId: row.id,
@@ -111,14 +117,20 @@ export function toMonitor(
     lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
     lastResponseMs: row.lastResponseMs,
     lastError: row.lastError,
-    uptime24h: extra.uptime24h,
-    openIncidents: extra.openIncidents,
+    uptime24h: uptimeOf(lastDayOf(tallyOf(row), now)),
+    openIncidents,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
-export function createMonitorService(deps: { store: Store; clock: Clock; limiter: RateLimiter }) {
-  const { store, clock } = deps;
+export function createMonitorService(deps: {
+  store: Store;
+  clock: Clock;
+  limiter: RateLimiter;
+  /** False when this server has no SMS/call provider: the phone channels cannot be ticked. */
+  phoneConfigured: boolean;
+}) {
+  const { store, clock, phoneConfigured } = deps;
 
   async function userOf(session: AuthSession): Promise<UserRow> {
     const user = await store.users.findById(session.userId);
@@ -145,15 +157,32 @@ export function createMonitorService(deps: { store: Store; clock: Clock; limiter
         `The ${plan.name} plan checks at most every ${everyInWords(plan.minIntervalSeconds)}: choose ${plan.minIntervalSeconds} seconds or more, or a bigger plan.`,
       );
     }
-    const phoneChannels = [
-      input.callSettings.checked ? 'phone calls' : null,
-      input.smsSettings.checked ? 'SMS' : null,
-    ].filter((channel) => channel !== null);
-    if (phoneChannels.length > 0) {
-      throw invalid(
-        input.callSettings.checked ? 'callSettings' : 'smsSettings',
-        `Alerts by ${phoneChannels.join(' and ')} open with the phone integration: untick ${phoneChannels.length > 1 ? 'them' : 'it'} and use email for now.`,
-      );
+    for (const [field, channel] of [
+      ['callSettings', 'call'],
+      ['smsSettings', 'sms'],
+    ] as const) {
+      const group = input[field];
+      if (!group.checked) continue;
+      const noun = channel === 'call' ? 'Phone call alerts' : 'SMS alerts';
+      if (!phoneConfigured) {
+        throw invalid(field, `${noun} are not set up on this Vigil server: untick them and use email.`);
+      }
+      if (!plan.channels.includes(channel)) {
+        const plans = PLAN_CATALOGUE.filter((p) => p.channels.includes(channel)).map((p) => p.name);
+        throw invalid(
+          field,
+          `The ${plan.name} plan has no ${channel === 'call' ? 'phone calls' : 'SMS'}: choose ${plans.join(', ')}, or untick it.`,
+        );
+      }
+      if (!group.isAgree) throw invalid(`${field}.isAgree`, `${noun} need your consent: tick the box.`);
+      if (
+        !(await store.contacts.isVerified({ userId: user.id, channel: PHONE_CONTACT, address: group.phone }))
+      ) {
+        throw invalid(
+          `${field}.phone`,
+          `Verify ${group.phone} first: send a code by SMS or call and enter it.`,
+        );
+      }
     }
     if (input.emailSettings.checked) {
       const address = normaliseAddress(input.emailSettings.email);
@@ -163,19 +192,10 @@ export function createMonitorService(deps: { store: Store; clock: Clock; limiter
     }
   }
 
-  async function present(rows: MonitorRow[]): Promise<Monitor[]> {
-    const ids = rows.map((row) => row.id);
-    const [tallies, incidents] = await Promise.all([
-      store.checkHistory.tallies(ids, new Date(clock.now().getTime() - DAY_MS)),
-      store.incidents.unresolvedCounts(ids),
-    ]);
-    return rows.map((row) =>
-      toMonitor(row, { uptime24h: uptimeOf(tallies.get(row.id)), openIncidents: incidents.get(row.id) ?? 0 }),
-    );
-  }
-
+  /** A monitor just written (created, changed, checked on demand), with its unresolved incidents counted. */
   async function presentOne(row: MonitorRow): Promise<Monitor> {
-    return (await present([row]))[0]!;
+    const incidents = await store.incidents.unresolvedCounts([row.id]);
+    return toMonitor({ row, openIncidents: incidents.get(row.id) ?? 0 }, clock.now());
   }
 
   /**
@@ -235,17 +255,15 @@ export function createMonitorService(deps: { store: Store; clock: Clock; limiter
     },
 
     async list(session: AuthSession, page: number, pageSize: number) {
-      const [total, rows] = await Promise.all([
-        store.monitors.countOfUser(session.userId),
-        store.monitors.pageOfUser(session.userId, pageSize, (page - 1) * pageSize),
-      ]);
-      return { list: await present(rows), total, page, pageSize };
+      const { views, total } = await store.monitors.viewPage(session.userId, pageSize, (page - 1) * pageSize);
+      const now = clock.now();
+      return { list: views.map((view) => toMonitor(view, now)), total, page, pageSize };
     },
 
     async get(session: AuthSession, monitorId: string): Promise<Monitor> {
-      const row = await store.monitors.findOwned(session.userId, monitorId);
-      if (!row) throw notFound();
-      return presentOne(row);
+      const view = await store.monitors.viewOwned(session.userId, monitorId);
+      if (!view) throw notFound();
+      return toMonitor(view, clock.now());
     },
 
     remove: (session: AuthSession, ids: string[]) =>
@@ -277,16 +295,17 @@ export function createMonitorService(deps: { store: Store; clock: Clock; limiter
       ),
 
     /**
-     * Uptime over 24 h, 7 d and 30 d, and the chosen range's series: 5-minute buckets of raw results for 24 h,
-     * hourly buckets for 7 d and 30 d. Every bucket of the range is listed, empty ones with 0 checks.
+     * Uptime over 24 h (the row's hourly tally, as the list shows it), 7 d and 30 d, and the chosen range's
+     * series: 5-minute buckets of raw results for 24 h, hourly buckets for 7 d and 30 d. Every bucket of the
+     * range is listed, empty ones with 0 checks.
      */
     async stats(session: AuthSession, monitorId: string, range: StatsRange): Promise<MonitorStats> {
       const row = await store.monitors.findOwned(session.userId, monitorId);
       if (!row) throw notFound();
       const now = clock.now();
       const since = (r: StatsRange) => new Date(now.getTime() - RANGE_MS[r]);
-      const [day, week, month] = await Promise.all(
-        (['24h', '7d', '30d'] as const).map((r) => store.checkHistory.tallies([monitorId], since(r))),
+      const [week, month] = await Promise.all(
+        (['7d', '30d'] as const).map((r) => store.checkHistory.tallies([monitorId], since(r))),
       );
       const bucketMs = range === '24h' ? FIVE_MINUTES_S * 1000 : HOUR_MS;
       const first = Math.floor(since(range).getTime() / bucketMs) * bucketMs;
@@ -309,7 +328,7 @@ export function createMonitorService(deps: { store: Store; clock: Clock; limiter
       return {
         range,
         uptime: {
-          '24h': uptimeOf(day!.get(monitorId)),
+          '24h': uptimeOf(lastDayOf(tallyOf(row), now)),
           '7d': uptimeOf(week!.get(monitorId)),
           '30d': uptimeOf(month!.get(monitorId)),
         },

@@ -1,4 +1,5 @@
 import type { Plan } from '@vigil/contracts';
+import { unixSeconds } from '../../lib/clock.ts';
 
 /** Every plan Vigil sells, in the order the pricing page shows them. The one place plan limits are written. */
 export const PLAN_CATALOGUE: readonly Plan[] = [
@@ -63,4 +64,11 @@ export const FREE_PLAN = PLAN_CATALOGUE[0]!;
 export function findPlan(name: string): Plan | undefined {
   const wanted = name.trim().toLowerCase();
   return PLAN_CATALOGUE.find((plan) => plan.name.toLowerCase() === wanted);
+}
+
+/** The plan a user has now: a paid plan whose period ended counts as Free. */
+export function effectivePlan(user: { plan: string; planExpiresAt: number | null }, now: Date): Plan {
+  const plan = findPlan(user.plan) ?? FREE_PLAN;
+  if (plan.checkout && (user.planExpiresAt ?? 0) <= unixSeconds(now)) return FREE_PLAN;
+  return plan;
 }

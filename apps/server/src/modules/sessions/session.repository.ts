@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { sessions, users } from '../../db/schema.ts';
 
@@ -9,7 +9,23 @@ export interface SessionWithUser {
   monitorKey: string;
 }
 
+/** The lookup behind every signed-in request, prepared once per connection (planned and built once). */
+function prepareLookup(db: Db) {
+  return db
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      lastUsedAt: sessions.lastUsedAt,
+      monitorKey: users.monitorKey,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .prepare('session_by_token_hash');
+}
+
 export function createSessionRepository(db: Db) {
+  let lookup: ReturnType<typeof prepareLookup> | undefined;
   return {
     async insert(session: { userId: string; tokenHash: string; now: Date }): Promise<void> {
       await db.insert(sessions).values({
@@ -21,16 +37,7 @@ export function createSessionRepository(db: Db) {
     },
 
     async findByTokenHash(tokenHash: string): Promise<SessionWithUser | undefined> {
-      const [row] = await db
-        .select({
-          id: sessions.id,
-          userId: sessions.userId,
-          lastUsedAt: sessions.lastUsedAt,
-          monitorKey: users.monitorKey,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(eq(sessions.tokenHash, tokenHash));
+      const [row] = await (lookup ??= prepareLookup(db)).execute({ tokenHash });
       return row;
     },
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { aMonitor, catalogue, freePlan, proPlan } from '../../test/monitor-fixtures.ts';
+import { PHONE_NUMBER_MESSAGE } from '@vigil/contracts';
+import {
+  aMonitor,
+  allPlans,
+  catalogue,
+  freePlan,
+  proPlan,
+  starterPlan,
+} from '../../test/monitor-fixtures.ts';
 import {
   ALERT_SETTINGS_MESSAGE,
+  channelOffer,
   checkMonitorForm,
   initialFormValues,
   intervalHint,
@@ -10,7 +19,8 @@ import {
   type MonitorFormValues,
 } from './monitor-form.ts';
 
-const free = { catalogue, plan: freePlan };
+const free = { catalogue, plan: freePlan, plans: allPlans };
+const pro = { catalogue, plan: proPlan, plans: allPlans };
 
 function filled(change: (values: MonitorFormValues) => void = () => {}): MonitorFormValues {
   const values = initialFormValues(free);
@@ -66,10 +76,10 @@ describe('checkMonitorForm()', () => {
 
   it('asks to verify a ticked email the user has not proved, once the verified list is known', () => {
     const values = filled((v) => (v.email.email = 'Ops@Shop.com'));
-    const unknown = checkMonitorForm(values, { ...free, verifiedEmails: ['ana@shop.com'] });
+    const unknown = checkMonitorForm(values, { ...free, verifiedContacts: ['ana@shop.com'] });
     expect(unknown.body).toBeNull();
     expect(unknown.errors['email.email']).toBe('Verify Ops@Shop.com first: send a code and enter it.');
-    expect(checkMonitorForm(values, { ...free, verifiedEmails: ['ops@shop.com'] }).body).not.toBeNull();
+    expect(checkMonitorForm(values, { ...free, verifiedContacts: ['ops@shop.com'] }).body).not.toBeNull();
     // Not known (the list failed to load): the server decides.
     expect(checkMonitorForm(values, free).body).not.toBeNull();
   });
@@ -86,9 +96,65 @@ describe('checkMonitorForm()', () => {
     const values = filled((v) => {
       v.sms = { checked: true, name: 'Ana', isAgree: false, country: 'us', national: '201 555 0123' };
     });
-    const { errors, body } = checkMonitorForm(values, free);
+    const { errors, body } = checkMonitorForm(values, pro);
     expect(body).toBeNull();
     expect(errors['sms.isAgree']).toMatch(/consent/);
+    expect(errors['sms.national']).toBeUndefined();
+  });
+
+  it('sends a ticked phone channel with consent as E.164', () => {
+    const values = filled((v) => {
+      v.sms = { checked: true, name: 'Ana', isAgree: true, country: 'gb', national: '07400 123456' };
+    });
+    const { errors, body } = checkMonitorForm(values, pro);
+    expect(errors).toEqual({});
+    expect(body?.smsSettings).toEqual({ checked: true, name: 'Ana', isAgree: true, phone: '+447400123456' });
+  });
+
+  it.each([
+    ['a number too short for the country', 'us', '12'],
+    ['a Canadian number under the US', 'us', '506 234 5678'],
+    ['no country and no + code', null, '2015550123'],
+    ['a country outside the nine', null, '+81 3 1234 5678'],
+  ] as const)('refuses %s, with the contracts message', (_, country, national) => {
+    const values = filled((v) => {
+      v.call = { checked: true, name: '', isAgree: true, country, national };
+    });
+    const { errors, body } = checkMonitorForm(values, pro);
+    expect(body).toBeNull();
+    expect(errors['call.national']).toBe(PHONE_NUMBER_MESSAGE);
+  });
+
+  it('takes a number typed with its + code when no country is chosen', () => {
+    const values = filled((v) => {
+      v.call = { checked: true, name: '', isAgree: true, country: null, national: '+33 6 12 34 56 78' };
+    });
+    expect(checkMonitorForm(values, pro).body?.callSettings.phone).toBe('+33612345678');
+  });
+
+  it('asks to verify a ticked number, once the verified list is known; one proof serves both channels', () => {
+    const values = filled((v) => {
+      v.sms = { checked: true, name: '', isAgree: true, country: 'us', national: '2015550123' };
+      v.call = { checked: true, name: '', isAgree: true, country: 'us', national: '2015550123' };
+    });
+    const unknown = checkMonitorForm(values, { ...pro, verifiedContacts: ['ana@shop.com'] });
+    expect(unknown.body).toBeNull();
+    expect(unknown.errors['sms.national']).toBe(
+      'Verify +12015550123 first: get a code by SMS or by call and enter it.',
+    );
+    const proved = checkMonitorForm(values, { ...pro, verifiedContacts: ['ana@shop.com', '+12015550123'] });
+    expect(proved.errors).toEqual({});
+  });
+
+  it('refuses a ticked channel the plan does not include, naming the plans that do', () => {
+    const values = filled((v) => {
+      v.call = { checked: true, name: '', isAgree: true, country: 'us', national: '2015550123' };
+    });
+    const { errors, body } = checkMonitorForm(values, { catalogue, plan: starterPlan, plans: allPlans });
+    expect(body).toBeNull();
+    expect(errors['call.checked']).toBe(
+      'Calls come with Pro and Business. Untick it to save, or choose a plan that includes it.',
+    );
   });
 
   it('needs the keyword when the keyword check is on, with the contracts message', () => {
@@ -152,10 +218,30 @@ describe('checkMonitorForm()', () => {
       v.call = { checked: true, name: '', isAgree: true, country: 'us', national: '201 555 0123' };
     });
     values.call.national = '';
-    const { errors } = checkMonitorForm(values, free);
+    const { errors } = checkMonitorForm(values, pro);
     expect(errors['call.national']).toBe('Enter the number to alert.');
     expect(errors.alertSettings).toBeUndefined();
     expect(ALERT_SETTINGS_MESSAGE).toMatch(/alert settings/);
+  });
+});
+
+describe('channelOffer()', () => {
+  it('holds the channels a plan lacks, naming the plans that have them', () => {
+    expect(channelOffer(free, 'sms')).toEqual({
+      included: false,
+      reason: 'SMS alerts come with Starter, Pro and Business.',
+    });
+    expect(channelOffer(free, 'call')).toEqual({
+      included: false,
+      reason: 'Calls come with Pro and Business.',
+    });
+    expect(channelOffer({ catalogue, plan: starterPlan }, 'call')).toEqual({
+      included: false,
+      reason: 'Calls are not part of your Starter plan.',
+    });
+    expect(channelOffer(pro, 'call')).toEqual({ included: true });
+    // The plan is not known (the plans did not load): the server decides.
+    expect(channelOffer({ catalogue, plan: null }, 'call')).toEqual({ included: true });
   });
 });
 
@@ -184,9 +270,33 @@ describe('form options', () => {
       intervalSeconds: '600',
       url: 'https://shop.example.com',
     });
-    const fresh = initialFormValues(free, undefined, 'owner@shop.com');
+    const fresh = initialFormValues(free, undefined, { contactEmail: 'owner@shop.com', telPhone: null });
     expect(fresh.email).toEqual({ checked: true, name: '', email: 'owner@shop.com' });
+    expect(fresh.sms).toEqual({ checked: false, name: '', isAgree: false, country: null, national: '' });
     expect(fresh.intervalSeconds).toBe('300');
     expect(fresh.conditions.tls_expiry).toEqual({ enabled: true, days: 14 });
+  });
+
+  it("fills a new monitor's numbers (not ticked) from the contact phone, and an edit's from the monitor", () => {
+    const fresh = initialFormValues(pro, undefined, { telPhone: '+447400123456' });
+    expect(fresh.call).toEqual({
+      checked: false,
+      name: '',
+      isAgree: false,
+      country: 'gb',
+      national: '7400123456',
+    });
+    const monitor = aMonitor({
+      smsSettings: { checked: true, name: 'Ana', isAgree: true, phone: '+33612345678' },
+    });
+    const editing = initialFormValues(pro, monitor, { telPhone: '+447400123456' });
+    expect(editing.sms).toEqual({
+      checked: true,
+      name: 'Ana',
+      isAgree: true,
+      country: 'fr',
+      national: '612345678',
+    });
+    expect(editing.call.national).toBe('');
   });
 });

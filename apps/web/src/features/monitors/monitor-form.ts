@@ -1,6 +1,7 @@
 import {
   isAlertSettingsValid,
   isEmailShape,
+  PHONE_NUMBER_MESSAGE,
   websiteConditions,
   websiteTarget,
   type Monitor,
@@ -9,7 +10,7 @@ import {
   type Plan,
   type ServiceDefinition,
 } from '@vigil/contracts';
-import { phoneErrorMessage, phoneValueFromE164, phoneValueToE164 } from '../../components/phone-input.tsx';
+import { phoneValueFromE164, phoneValueToE164 } from '../../components/phone-input.tsx';
 import { formatInterval } from '../../lib/format-time.ts';
 import { toLanguageOptions, type SelectOption } from '../../lib/language-options.ts';
 import type { Bounds, MonitorCatalogue } from './api/get-monitor-service.ts';
@@ -21,7 +22,8 @@ export interface PhoneChannelValues {
   checked: boolean;
   name: string;
   isAgree: boolean;
-  country: PhoneCountry;
+  /** null until chosen: the form shows no default country. */
+  country: PhoneCountry | null;
   national: string;
 }
 
@@ -40,12 +42,45 @@ export interface MonitorFormValues {
   call: PhoneChannelValues;
 }
 
-/** What bounds the form: the catalogue always, the user's plan and verified addresses when they are known. */
+/**
+ * What bounds the form: the catalogue always; the user's plan, the plans on offer and the verified contacts
+ * when they are known.
+ */
 export interface MonitorFormLimits {
   catalogue: MonitorCatalogue;
   plan: Plan | null;
-  /** Email addresses the user proved they own (normalised); the server alerts only these. */
-  verifiedEmails?: readonly string[] | undefined;
+  plans?: readonly Plan[] | undefined;
+  /**
+   * The contacts the user proved they own: email addresses (normalised) and phone numbers (E.164, one code
+   * by SMS or call verifies a number for both). The server alerts only these.
+   */
+  verifiedContacts?: readonly string[] | undefined;
+}
+
+export type PhoneChannel = 'sms' | 'call';
+
+/** Whether the user's plan includes the channel; unknown plans leave it open and the server decides. */
+export type ChannelOffer = { included: true } | { included: false; reason: string };
+
+const CHANNEL_NOUNS: Record<PhoneChannel, string> = { sms: 'SMS alerts', call: 'Calls' };
+
+function joinAnd(names: string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** E.g. `{ included: false, reason: 'Calls come with Pro and Business.' }` on the Free plan. */
+export function channelOffer({ plan, plans }: MonitorFormLimits, channel: PhoneChannel): ChannelOffer {
+  if (!plan || plan.channels.includes(channel)) return { included: true };
+  const offering = (plans ?? [])
+    .filter((entry) => entry.channels.includes(channel))
+    .map((entry) => entry.name);
+  return {
+    included: false,
+    reason:
+      offering.length > 0
+        ? `${CHANNEL_NOUNS[channel]} come with ${joinAnd(offering)}.`
+        : `${CHANNEL_NOUNS[channel]} are not part of your ${plan.name} plan.`,
+  };
 }
 
 /** Addresses compare trimmed and lower-cased, as the server stores them. */
@@ -130,8 +165,11 @@ export function defaultConditions(service: ServiceDefinition | undefined): Recor
   return conditions;
 }
 
-function phoneChannelValues(settings: Monitor['smsSettings'] | undefined): PhoneChannelValues {
-  const phone = phoneValueFromE164(settings?.phone);
+function phoneChannelValues(
+  settings: Monitor['smsSettings'] | undefined,
+  contactPhone: string | null | undefined,
+): PhoneChannelValues {
+  const phone = phoneValueFromE164(settings ? settings.phone : contactPhone);
   return {
     checked: settings?.checked ?? false,
     name: settings?.name ?? '',
@@ -141,11 +179,20 @@ function phoneChannelValues(settings: Monitor['smsSettings'] | undefined): Phone
   };
 }
 
-/** A new monitor starts from the catalogue's defaults; an existing one from what the server holds. */
+/** The user's contact details from onboarding: a new monitor's alert addresses start from them. */
+export interface UserContacts {
+  contactEmail?: string | null | undefined;
+  telPhone?: string | null | undefined;
+}
+
+/**
+ * A new monitor starts from the catalogue's defaults, its email ticked for the contact email and its phone
+ * numbers filled (not ticked) with the contact phone; an existing one from what the server holds.
+ */
 export function initialFormValues(
   limits: MonitorFormLimits,
   monitor?: Monitor,
-  contactEmail?: string | null,
+  { contactEmail, telPhone }: UserContacts = {},
 ): MonitorFormValues {
   const { catalogue } = limits;
   const firstAvailable = catalogue.list.find((entry) => entry.available);
@@ -173,8 +220,8 @@ export function initialFormValues(
           email: monitor.emailSettings.email,
         }
       : { checked: Boolean(contactEmail), name: '', email: contactEmail ?? '' },
-    sms: phoneChannelValues(monitor?.smsSettings),
-    call: phoneChannelValues(monitor?.callSettings),
+    sms: phoneChannelValues(monitor?.smsSettings, telPhone),
+    call: phoneChannelValues(monitor?.callSettings, telPhone),
   };
 }
 
@@ -214,11 +261,22 @@ function inBounds(value: number | null, bounds: { min?: number | undefined; max?
   return value;
 }
 
-function phoneSettings(errors: MonitorFormErrors, field: 'sms' | 'call', values: PhoneChannelValues) {
+function phoneSettings(
+  errors: MonitorFormErrors,
+  limits: MonitorFormLimits,
+  field: PhoneChannel,
+  values: PhoneChannelValues,
+) {
   const phone = phoneValueToE164({ country: values.country, national: values.national });
-  if (values.checked) {
+  const offer = channelOffer(limits, field);
+  if (values.checked && !offer.included) {
+    errors[`${field}.checked`] = `${offer.reason} Untick it to save, or choose a plan that includes it.`;
+  } else if (values.checked) {
     if (phone === null) errors[`${field}.national`] = 'Enter the number to alert.';
-    else if (phone === 'invalid') errors[`${field}.national`] = phoneErrorMessage(values.country);
+    else if (phone === 'invalid') errors[`${field}.national`] = PHONE_NUMBER_MESSAGE;
+    else if (limits.verifiedContacts && !limits.verifiedContacts.includes(phone)) {
+      errors[`${field}.national`] = `Verify ${phone} first: get a code by SMS or by call and enter it.`;
+    }
     if (!values.isAgree) errors[`${field}.isAgree`] = 'Tick the consent box to receive these alerts.';
   }
   return {
@@ -316,13 +374,13 @@ export function checkMonitorForm(
   if (values.email.checked) {
     if (!email) errors['email.email'] = 'Enter the email address to alert.';
     else if (!isEmailShape(email)) errors['email.email'] = 'Enter an email like name@shop.com.';
-    else if (limits.verifiedEmails && !limits.verifiedEmails.includes(normaliseEmail(email))) {
+    else if (limits.verifiedContacts && !limits.verifiedContacts.includes(normaliseEmail(email))) {
       errors['email.email'] = `Verify ${email} first: send a code and enter it.`;
     }
   }
   const settings = {
-    callSettings: phoneSettings(errors, 'call', values.call),
-    smsSettings: phoneSettings(errors, 'sms', values.sms),
+    callSettings: phoneSettings(errors, limits, 'call', values.call),
+    smsSettings: phoneSettings(errors, limits, 'sms', values.sms),
     emailSettings: { checked: values.email.checked, name: values.email.name.trim(), isAgree: false, email },
   };
   if (!isAlertSettingsValid(settings)) {

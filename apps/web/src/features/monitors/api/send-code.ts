@@ -1,7 +1,10 @@
-import type { ContactVerification } from '@vigil/contracts';
+import type { ContactVerification, SendCodeBody } from '@vigil/contracts';
 import { api } from '../../../lib/api-client.ts';
 
-/** Emails a 6-digit code to the address, to prove alerts may go there. */
-export function sendCode(email: string) {
-  return api.post<ContactVerification>('/monitor-bff/monitor/send-code', { channel: 'email', email });
+/**
+ * Sends a 6-digit code that proves alerts may go to this contact: emailed to an address, or texted or read out
+ * in a call to a phone number (in `languageCode`). An address already verified answers `verified: true`.
+ */
+export function sendCode(body: SendCodeBody) {
+  return api.post<ContactVerification>('/monitor-bff/monitor/send-code', body);
 }

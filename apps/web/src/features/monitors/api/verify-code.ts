@@ -1,6 +1,7 @@
-import type { ContactVerification } from '@vigil/contracts';
+import type { ContactVerification, VerifyCodeBody } from '@vigil/contracts';
 import { api } from '../../../lib/api-client.ts';
 
-export function verifyCode(email: string, code: string) {
-  return api.post<ContactVerification>('/monitor-bff/monitor/verify-code', { channel: 'email', email, code });
+/** Checks the code; a phone number proved by SMS or by call is verified for both channels. */
+export function verifyCode(body: VerifyCodeBody) {
+  return api.post<ContactVerification>('/monitor-bff/monitor/verify-code', body);
 }

@@ -36,6 +36,7 @@ import { useRequest } from '../../../lib/use-request.ts';
 import { getMonitorStats } from '../api/get-monitor-stats.ts';
 import { summariseStats } from '../stats-summary.ts';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
+import { ContactStatusCard } from './contact-status-card.tsx';
 import { MonitorStatusBadge } from './monitor-status-badge.tsx';
 import { useLiveMonitor } from './use-live-monitor.ts';
 import { useMonitorActions } from './use-monitor-actions.ts';
@@ -117,7 +118,10 @@ function ResponseTimes({
   );
 }
 
-/** One monitor: its status and target, actions, uptime, response times and (from the page) its incidents. */
+/**
+ * One monitor: its status and target, actions, uptime, response times, who gets its alerts and (from the page)
+ * its incidents.
+ */
 export function MonitorDetail({ monitorId, incidents }: { monitorId: string; incidents: ReactNode }) {
   const navigate = useNavigate();
   const { info, checkNow, checking, watching } = useLiveMonitor(monitorId);
@@ -236,6 +240,8 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
       ) : null}
 
       <ResponseTimes monitor={monitor} range={range} onRange={setRange} />
+
+      <ContactStatusCard monitorId={monitor.monitorId} />
 
       <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="monitor-incidents">
         <Title order={2} fz="lg" id="monitor-incidents" mb="md">

@@ -1,11 +1,24 @@
-import { useState, type ReactNode } from 'react';
-import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { Link } from 'react-router';
 import { useForm } from '@mantine/form';
 import type { ErrorDetail, MonitorInput } from '@vigil/contracts';
 import { IconAlertTriangle, IconMessage, IconPhone } from '../../../components/icons.tsx';
 import { useRequest } from '../../../lib/use-request.ts';
 import { getVerifiedContacts } from '../api/get-verified-contacts.ts';
 import {
+  channelOffer,
   checkMonitorForm,
   defaultConditions,
   intervalHint,
@@ -27,6 +40,9 @@ import { SectionCard } from '../../../components/section-card.tsx';
 export function formFieldOf(path: string): string {
   if (path === 'target.url' || path === 'target') return 'url';
   if (path === 'emailSettings') return 'alertSettings';
+  // The server refuses a whole phone channel (not in the plan) on the group itself.
+  const group = /^(sms|call)Settings$/.exec(path);
+  if (group) return `${group[1]}.checked`;
   const channel = /^(email|sms|call)Settings\.(.+)$/.exec(path);
   if (channel) {
     const [, name, field] = channel;
@@ -42,8 +58,8 @@ interface MonitorFormProps {
   /** Sends the body; resolves with the server's field errors when it refused, nothing when it saved. */
   onSubmit: (body: MonitorInput) => Promise<ErrorDetail[] | undefined>;
   onCancel: () => void;
-  /** A link to the plans, shown beside the interval hint. */
-  plansLink?: ReactNode;
+  /** The plans page, linked beside the interval hint and from channels the plan lacks. */
+  pricingPath: string;
 }
 
 /** The one form of /monitor_create and /monitor_edit. */
@@ -53,7 +69,7 @@ export function MonitorForm({
   editing,
   onSubmit,
   onCancel,
-  plansLink,
+  pricingPath,
 }: MonitorFormProps) {
   const [submitting, setSubmitting] = useState(false);
   const form = useForm<MonitorFormValues>({ mode: 'controlled', initialValues });
@@ -62,18 +78,26 @@ export function MonitorForm({
   const plan = limits.plan;
   const contacts = useRequest('verified-contacts', getVerifiedContacts);
   const [verifiedNow, setVerifiedNow] = useState<string[]>([]);
-  // Unknown until the list arrives; if it cannot be loaded the server still checks on save.
-  const verifiedEmails = contacts.data
+  // Unknown until the list arrives; if it cannot be loaded the server still checks on save. Emails compare
+  // normalised; numbers are E.164, whichever channel proved them.
+  const verifiedContacts = contacts.data
     ? [
         ...verifiedNow,
-        ...contacts.data.list
-          .filter((contact) => contact.channel === 'email')
-          .map((contact) => normaliseEmail(contact.address)),
+        ...contacts.data.list.map((contact) =>
+          contact.channel === 'email' ? normaliseEmail(contact.address) : contact.address,
+        ),
       ]
     : undefined;
+  const isVerified = (address: string) => verifiedContacts?.includes(address) ?? false;
+  const addVerified = (address: string) => setVerifiedNow((list) => [...list, address]);
+  const plansLink = (
+    <Anchor component={Link} to={pricingPath} size="xs">
+      Compare plans
+    </Anchor>
+  );
 
   async function submit() {
-    const { errors, body } = checkMonitorForm(form.getValues(), { ...limits, verifiedEmails });
+    const { errors, body } = checkMonitorForm(form.getValues(), { ...limits, verifiedContacts });
     form.setErrors(errors);
     if (!body) return;
     setSubmitting(true);
@@ -195,30 +219,36 @@ export function MonitorForm({
           title="Alerts"
           description="Who to alert, and how. Without a ticked channel, incidents still show on the Alerts page."
         >
+          <EmailChannelFields form={form} isVerified={isVerified} onVerified={addVerified} />
           <Select
-            label="Alert language"
+            label="Language of calls and texts"
+            description="Alert calls, text messages and the codes they send use this language."
             data={languageOptions(limits.catalogue)}
             allowDeselect={false}
             searchable
-            w={{ base: '100%', xs: 280 }}
+            w={{ base: '100%', xs: 320 }}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             {...form.getInputProps('languageCode')}
-          />
-          <EmailChannelFields
-            form={form}
-            isVerified={(address) => verifiedEmails?.includes(address) ?? false}
-            onVerified={(address) => setVerifiedNow((list) => [...list, address])}
           />
           <PhoneChannelFields
             channel="sms"
             form={form}
             icon={<IconMessage size={16} />}
-            note="Text message alerts open with Vigil's phone integration. Until then, alerts go out by email."
+            offer={channelOffer(limits, 'sms')}
+            plan={plan}
+            pricingPath={pricingPath}
+            isVerified={isVerified}
+            onVerified={addVerified}
           />
           <PhoneChannelFields
             channel="call"
             form={form}
             icon={<IconPhone size={16} />}
-            note={`Call alerts open with Vigil's phone integration${plan && !plan.channels.includes('call') ? ', on plans that include calls' : ''}. Until then, alerts go out by email.`}
+            offer={channelOffer(limits, 'call')}
+            plan={plan}
+            pricingPath={pricingPath}
+            isVerified={isVerified}
+            onVerified={addVerified}
           />
           {form.errors.alertSettings ? (
             <Alert color="red" variant="light" icon={<IconAlertTriangle />} role="alert">
