@@ -14,8 +14,7 @@ import { DEFAULT_PHONE_POLICY } from './phone-delivery.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createEmailSender, type EmailSender } from '../notify/email.ts';
 import { databases } from '../test/databases.ts';
-import { insertMonitor, userWithVerifiedEmail } from '../test/engine-kit.ts';
-import { recordEventDeliveries } from './alert-events.ts';
+import { insertMonitor, openTestIncident, userWithVerifiedEmail } from '../test/engine-kit.ts';
 import { deliverAlert } from './alert-delivery.ts';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
@@ -33,22 +32,13 @@ async function pendingDelivery(
     url: 'https://shop.example',
     nextCheckAt: now,
   });
-  const [deliveryId] = await store.transaction(async (tx) => {
-    const incidentId = await tx.alerting.openIncident({
-      monitorId,
-      userId: owner.id,
-      conditionKey: 'http_status',
-      summary: 'HTTP 503 from https://shop.example',
-      now,
-      nextAlertAt: null,
-    });
-    return recordEventDeliveries(tx, {
-      incidentId: incidentId!,
-      event: 'opened',
-      userId: owner.id,
-      alertSettings: { emailSettings: { checked: true, email: owner.email } },
-      now,
-    });
+  const {
+    deliveryIds: [deliveryId],
+  } = await openTestIncident(store, {
+    monitorId,
+    userId: owner.id,
+    alertSettings: { emailSettings: { checked: true, email: owner.email } },
+    now,
   });
   return { deliveryId: deliveryId!, to: owner.email };
 }

@@ -121,7 +121,7 @@ export function skipReason(delivery: DeliveryToSend, attemptsSoFar: number): str
 
 /** Hands new deliveries (fallbacks, call retries) to the job engine; the engine's sweep catches any missed. */
 export async function queueDeliveries(
-  deps: Pick<DeliverDeps, 'queue' | 'store' | 'clock' | 'log'>,
+  deps: Pick<DeliverDeps, 'queue' | 'store' | 'clock'> & { log: Pick<DeliverDeps['log'], 'error'> },
   ids: string[],
   startAfterSeconds?: number,
 ): Promise<void> {

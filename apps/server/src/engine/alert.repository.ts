@@ -1,12 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { at, rowsOf } from '../db/raw-sql.ts';
 
-async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 const atOrNull = (date: Date | null) => (date ? at(date) : sql`null::timestamptz`);
 const list = (items: SQL[]) => sql.join(items, sql`, `);
 

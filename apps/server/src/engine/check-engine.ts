@@ -2,11 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CheckerMap } from '../checks/all-checkers.ts';
 import type { CheckOutcome } from '../checks/checker.ts';
 import type { Store } from '../db/store.ts';
-import { deliverAlertJob } from '../jobs/deliver-alert.job.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { rollUpResultsJob } from '../jobs/roll-up-results.job.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
 import { countCheck } from '../modules/monitors/uptime-tally.ts';
+import { queueDeliveries } from './alert-delivery.ts';
 import { recordEventDeliveries } from './alert-events.ts';
 import type { CheckedSlot, ClaimedMonitor } from './check.repository.ts';
 import { applyCheck, repeatDue } from './incident-machine.ts';
@@ -217,22 +217,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   }
 
   /** Hands deliveries to the job engine; one that fails here is picked up by `requeueStranded`. */
-  async function handOver(deliveryIds: string[]): Promise<void> {
-    if (deliveryIds.length === 0) return;
-    const queued: string[] = [];
-    for (const deliveryId of deliveryIds) {
-      try {
-        await queue.send(deliverAlertJob, { deliveryId });
-        queued.push(deliveryId);
-      } catch (error) {
-        log.error(
-          { err: error, deliveryId },
-          'could not queue an alert; the stranded-delivery sweep retries it',
-        );
-      }
-    }
-    await store.alerting.markQueued(queued, clock.now());
-  }
+  const handOver = (deliveryIds: string[]) => queueDeliveries({ queue, store, clock, log }, deliveryIds);
 
   async function sweepRepeats(): Promise<number> {
     let total = 0;

@@ -1,15 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { at, rowsOf } from '../db/raw-sql.ts';
 import type { CountedTally, HourlyTally } from '../modules/monitors/uptime-tally.ts';
 import type { CheckState } from './incident-machine.ts';
 
-// Raw SQL answers differ by driver (timestamps, bigints): timestamps come back as epoch milliseconds or text.
-async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 const list = (items: SQL[]) => sql.join(items, sql`, `);
 /** A PostgreSQL array literal of whole numbers, sent as one text parameter. */
 const arrayLiteral = (numbers: number[]) => `{${numbers.join(',')}}`;

@@ -1,9 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createSandbox } from '@vigil/sandbox';
 import { eq } from 'drizzle-orm';
-import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TWILIO } from '../config.ts';
 import { alertDeliveries, deliveryAttempts } from '../db/schema.ts';
@@ -14,8 +11,9 @@ import { startJobs } from '../jobs/job-queue.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createTwilioClient } from '../notify/twilio.ts';
 import { databases } from '../test/databases.ts';
-import { insertMonitor, userWithVerifiedEmail } from '../test/engine-kit.ts';
-import { PHONE_CONTACT, recordEventDeliveries } from './alert-events.ts';
+import { startSandboxServer } from '../test/sandbox-server.ts';
+import { insertMonitor, openTestIncident, userWithVerifiedEmail } from '../test/engine-kit.ts';
+import { PHONE_CONTACT } from './alert-events.ts';
 import { DEFAULT_PHONE_POLICY } from './phone-delivery.ts';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
@@ -38,19 +36,8 @@ describe('a worker killed while placing an alert call', () => {
       const store = createStore(database.db);
 
       // The sandbox Twilio on its own HTTP server: the worker process places the call there.
-      const server = Fastify();
-      let url = '';
-      const sandbox = createSandbox({
-        publicUrl: () => url,
-        smtpPort: 0,
-        oidcClientId: 'vigil-test',
-        oidcClientSecret: 'vigil-test-secret',
-        twilio: { ...SANDBOX_TWILIO, phoneNumber: FROM },
-      });
-      await server.register(sandbox.plugin, { prefix: '/sandbox' });
-      await server.listen({ port: 0, host: '127.0.0.1' });
-      url = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
-      const apiUrl = `${url}/sandbox/twilio`;
+      const sandboxServer = await startSandboxServer(FROM);
+      const { url, sandbox, twilioApiUrl: apiUrl } = sandboxServer;
 
       const survivor = await startJobs({
         database,
@@ -72,22 +59,13 @@ describe('a worker killed while placing an alert call', () => {
           url: 'https://shop.example',
           nextCheckAt: now,
         });
-        const [deliveryId] = await store.transaction(async (tx) => {
-          const incidentId = await tx.alerting.openIncident({
-            monitorId,
-            userId: owner.id,
-            conditionKey: 'http_status',
-            summary: 'HTTP 503 from https://shop.example',
-            now,
-            nextAlertAt: null,
-          });
-          return recordEventDeliveries(tx, {
-            incidentId: incidentId!,
-            event: 'opened',
-            userId: owner.id,
-            alertSettings: { callSettings: { checked: true, phone: TO } },
-            now,
-          });
+        const {
+          deliveryIds: [deliveryId],
+        } = await openTestIncident(store, {
+          monitorId,
+          userId: owner.id,
+          alertSettings: { callSettings: { checked: true, phone: TO } },
+          now,
         });
 
         // Twilio takes the call, then the answer never reaches the worker: it dies first.
@@ -154,8 +132,7 @@ describe('a worker killed while placing an alert call', () => {
         expect(sandbox.phone.requests.Calls).toBe(1);
       } finally {
         await survivor.stop();
-        await server.close();
-        await sandbox.stop();
+        await sandboxServer.close();
         await drop();
       }
     },

@@ -1,12 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-
-async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+import { at, rowsOf } from '../db/raw-sql.ts';
 
 export type PhoneChannel = 'sms' | 'call';
 

@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { createSandbox, twilioSignature as sandboxSignature, type Sandbox } from '@vigil/sandbox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { twilioSignature as sandboxSignature, type Sandbox } from '@vigil/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_TWILIO } from '../config.ts';
+import { startSandboxServer, type SandboxServer } from '../test/sandbox-server.ts';
 import { alertCallTwiml } from './alert-phone.ts';
 import {
   createTwilioClient,
@@ -17,7 +16,7 @@ const TO = '+442079460123';
 
 /** The adapter against the sandbox's Twilio: the requests it makes and how it reads Twilio's answers. */
 describe('the Twilio adapter', () => {
-  let server: FastifyInstance;
+  let sandboxServer: SandboxServer;
   let sandbox: Sandbox;
   let twilio: PhoneSender;
   let origin: string;
@@ -25,18 +24,8 @@ describe('the Twilio adapter', () => {
   const callbacks: { url: string; params: Record<string, string>; signature: string | undefined }[] = [];
 
   beforeAll(async () => {
-    server = Fastify();
-    let url = '';
-    sandbox = createSandbox({
-      publicUrl: () => url,
-      smtpPort: 0,
-      oidcClientId: 'vigil-test',
-      oidcClientSecret: 'vigil-test-secret',
-      twilio: { ...SANDBOX_TWILIO, phoneNumber: FROM },
-    });
-    await server.register(sandbox.plugin, { prefix: '/sandbox' });
     // Stands in for Vigil's webhooks: records what the sandbox posts, as Twilio would post it.
-    await server.register(async (scope) => {
+    sandboxServer = await startSandboxServer(FROM, async (scope) => {
       scope.addContentTypeParser(
         'application/x-www-form-urlencoded',
         { parseAs: 'string' },
@@ -44,22 +33,18 @@ describe('the Twilio adapter', () => {
       );
       scope.post('/hooks/*', async (request, reply) => {
         callbacks.push({
-          url: `${url}${request.url}`,
+          url: `${origin}${request.url}`,
           params: request.body as Record<string, string>,
           signature: request.headers['x-twilio-signature'] as string | undefined,
         });
         return reply.code(204).send();
       });
     });
-    await server.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
-    origin = url;
-    apiUrl = `${url}/sandbox/twilio`;
+    ({ sandbox, url: origin, twilioApiUrl: apiUrl } = sandboxServer);
     twilio = createTwilioClient({ apiUrl, ...SANDBOX_TWILIO, fromNumber: FROM });
   });
   afterAll(async () => {
-    await server?.close();
-    await sandbox?.stop();
+    await sandboxServer?.close();
   });
   beforeEach(() => {
     sandbox.phone.clearFaults();

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { monitors } from '../db/schema.ts';
 import type { Store } from '../db/store.ts';
+import { recordEventDeliveries } from '../engine/alert-events.ts';
 import { newMonitorKey } from '../modules/auth/auth.service.ts';
 import { uniqueEmail } from './test-app.ts';
 
@@ -67,4 +68,32 @@ export async function insertMonitor(db: Db, m: TestMonitor): Promise<string> {
 export async function monitorRow(db: Db, id: string) {
   const [row] = await db.select().from(monitors).where(eq(monitors.id, id));
   return row!;
+}
+
+/**
+ * Opens an `http_status` incident on the monitor and records its 'opened' deliveries, as the engine does in
+ * one transaction; the deliveries are not queued.
+ */
+export async function openTestIncident(
+  store: Store,
+  incident: { monitorId: string; userId: string; alertSettings: unknown; now: Date; summary?: string },
+): Promise<{ incidentId: string; deliveryIds: string[] }> {
+  return store.transaction(async (tx) => {
+    const incidentId = (await tx.alerting.openIncident({
+      monitorId: incident.monitorId,
+      userId: incident.userId,
+      conditionKey: 'http_status',
+      summary: incident.summary ?? 'HTTP 503 from https://shop.example',
+      now: incident.now,
+      nextAlertAt: null,
+    }))!;
+    const deliveryIds = await recordEventDeliveries(tx, {
+      incidentId,
+      event: 'opened',
+      userId: incident.userId,
+      alertSettings: incident.alertSettings,
+      now: incident.now,
+    });
+    return { incidentId, deliveryIds };
+  });
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
+import { at, rowsOf } from '../../db/raw-sql.ts';
 
 /** Checks and failures over a window. */
 export interface Tally {
@@ -13,14 +14,6 @@ export interface Bucket extends Tally {
   p50Ms: number | null;
   p95Ms: number | null;
 }
-
-// Raw SQL answers differ by driver (timestamps, bigints): every column is cast to int, float8 or text.
-async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 interface BucketRow {
   at: number;

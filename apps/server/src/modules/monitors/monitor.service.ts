@@ -4,17 +4,16 @@ import {
   type MonitorInput,
   type monitorStatsResponse,
   type MonitorStatus,
-  type Plan,
   type ServiceId,
   type WebsiteConditions,
 } from '@vigil/contracts';
 import type { z } from 'zod';
 import type { Repositories, Store } from '../../db/store.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { type Clock, DAY_MS, HOUR_MS, unixSeconds } from '../../lib/clock.ts';
+import { type Clock, DAY_MS, HOUR_MS } from '../../lib/clock.ts';
 import { normaliseAddress } from '../contacts/contact.service.ts';
 import { PHONE_CONTACT } from '../../engine/alert-events.ts';
-import { findPlan, FREE_PLAN, PLAN_CATALOGUE } from '../plans/plan-catalogue.ts';
+import { effectivePlan, PLAN_CATALOGUE } from '../plans/plan-catalogue.ts';
 import { LIMITS, type RateLimiter } from '../rate-limits/rate-limit.service.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
 import type { UserRow } from '../users/user.repository.ts';
@@ -45,13 +44,6 @@ const accountGone = () => new AppError('UNAUTHORIZED', 'Your session has ended. 
 
 const RANGE_MS: Record<StatsRange, number> = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS };
 const FIVE_MINUTES_S = 300;
-
-/** A paid plan whose period has ended bounds like Free until it is paid again. */
-export function planOf(user: UserRow, now: Date): Plan {
-  const plan = findPlan(user.plan) ?? FREE_PLAN;
-  if (plan.checkout && (user.planExpiresAt ?? 0) <= unixSeconds(now)) return FREE_PLAN;
-  return plan;
-}
 
 /** "5 minutes", "minute", "30 seconds": how often a plan may check, in words. */
 function everyInWords(seconds: number): string {
@@ -150,7 +142,7 @@ export function createMonitorService(deps: {
     if (input.intervalSeconds < INTERVAL_SECONDS.min || input.intervalSeconds > INTERVAL_SECONDS.max) {
       throw invalid('intervalSeconds', 'Choose a check interval between 30 seconds and 24 hours.');
     }
-    const plan = planOf(user, clock.now());
+    const plan = effectivePlan(user, clock.now());
     if (input.intervalSeconds < plan.minIntervalSeconds) {
       throw invalid(
         'intervalSeconds',
@@ -226,7 +218,7 @@ export function createMonitorService(deps: {
     async create(session: AuthSession, input: MonitorInput): Promise<Monitor> {
       const user = await userOf(session);
       await checkSettings(user, input);
-      const plan = planOf(user, clock.now());
+      const plan = effectivePlan(user, clock.now());
       const row = await store.transaction(async (tx) => {
         await tx.monitors.lockOwner(user.id);
         if ((await tx.monitors.countOfUser(user.id)) >= plan.maxMonitors) {

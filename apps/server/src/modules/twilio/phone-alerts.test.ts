@@ -6,7 +6,8 @@ import { SANDBOX_TWILIO } from '../../config.ts';
 import { alertDeliveries, deliveryAttempts, incidents, phoneUsage } from '../../db/schema.ts';
 import { createStore, type Store } from '../../db/store.ts';
 import { queueDeliveries } from '../../engine/alert-delivery.ts';
-import { PHONE_CONTACT, recordEventDeliveries } from '../../engine/alert-events.ts';
+import { PHONE_CONTACT } from '../../engine/alert-events.ts';
+import { openTestIncident } from '../../test/engine-kit.ts';
 import { monthOf } from '../../engine/phone.repository.ts';
 import { databases } from '../../test/databases.ts';
 import { call, startTestApp, TEST_FROM_NUMBER, type TestApp } from '../../test/test-app.ts';
@@ -60,25 +61,14 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
   async function openIncident(user: TestUser, monitorId: string): Promise<string> {
     const now = t.clock.now();
     const monitor = (await store.monitors.findOwned(user.userId, monitorId))!;
-    const { incidentId, ids } = await store.transaction(async (tx) => {
-      const incidentId = (await tx.alerting.openIncident({
-        monitorId,
-        userId: user.userId,
-        conditionKey: 'http_status',
-        summary: 'HTTP 503 from https://shop.example/',
-        now,
-        nextAlertAt: null,
-      }))!;
-      const ids = await recordEventDeliveries(tx, {
-        incidentId,
-        event: 'opened',
-        userId: user.userId,
-        alertSettings: monitor.alertSettings,
-        now,
-      });
-      return { incidentId, ids };
+    const { incidentId, deliveryIds } = await openTestIncident(store, {
+      monitorId,
+      userId: user.userId,
+      alertSettings: monitor.alertSettings,
+      now,
+      summary: 'HTTP 503 from https://shop.example/',
     });
-    await queueDeliveries({ queue: t.deps.queue, store, clock: t.clock, log: silentLog }, ids);
+    await queueDeliveries({ queue: t.deps.queue, store, clock: t.clock, log: silentLog }, deliveryIds);
     return incidentId;
   }
 

@@ -1,0 +1,45 @@
+import type { AddressInfo } from 'node:net';
+import { createSandbox, type Sandbox } from '@vigil/sandbox';
+import Fastify, { type FastifyPluginAsync } from 'fastify';
+import { SANDBOX_TWILIO } from '../config.ts';
+
+export interface SandboxServer {
+  /** http://127.0.0.1:<port>, the sandbox under /sandbox. */
+  url: string;
+  /** The sandbox Twilio's API base, as TWILIO_API_URL. */
+  twilioApiUrl: string;
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+/**
+ * The sandbox alone on its own HTTP server, playing the sandbox Twilio account with `fromNumber`; `extra`
+ * adds routes beside it (a stand-in for Vigil's webhooks).
+ */
+export async function startSandboxServer(
+  fromNumber: string,
+  extra?: FastifyPluginAsync,
+): Promise<SandboxServer> {
+  const server = Fastify();
+  let url = '';
+  const sandbox = createSandbox({
+    publicUrl: () => url,
+    smtpPort: 0,
+    oidcClientId: 'vigil-test',
+    oidcClientSecret: 'vigil-test-secret',
+    twilio: { ...SANDBOX_TWILIO, phoneNumber: fromNumber },
+  });
+  await server.register(sandbox.plugin, { prefix: '/sandbox' });
+  if (extra) await server.register(extra);
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  url = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  return {
+    url,
+    twilioApiUrl: `${url}/sandbox/twilio`,
+    sandbox,
+    async close() {
+      await server.close();
+      await sandbox.stop();
+    },
+  };
+}
