@@ -30,6 +30,7 @@ import {
   waitForTable,
   CONDITIONS,
   NO_ALERTS,
+  insertAlertingMonitor,
 } from './lib.mjs';
 
 const INTERVAL_MS = 60_000;
@@ -63,25 +64,14 @@ export async function seed(query, { n, down, targetBase, firstSlotMs }) {
     );
   }
   for (let i = 0; i < down; i += 1) {
-    const email = `down-${i}@bench.local`;
-    await query(
-      `insert into verified_contacts (user_id, channel, address, verified_at) values ($1, 'email', $2, now())`,
-      [userId, email],
-    );
-    const alerts = { ...NO_ALERTS, emailSettings: { checked: true, name: 'Bench', isAgree: true, email } };
-    await query(
-      `insert into monitors (user_id, name, service, target, conditions, interval_seconds,
-         repeat_interval_minutes, confirmations, alert_settings, language_code, next_check_at, created_at, updated_at)
-       values ($1, $2, 'website', $3::jsonb, $4::jsonb, 60, 0, 1, $5::jsonb, 'en-US', to_timestamp($6::float8 / 1000), now(), now())`,
-      [
-        userId,
-        `down-${i}`,
-        JSON.stringify({ url: `${targetBase}/down/${i}` }),
-        JSON.stringify(CONDITIONS),
-        JSON.stringify(alerts),
-        firstSlotMs + (i * INTERVAL_MS) / Math.max(down, 1),
-      ],
-    );
+    await insertAlertingMonitor(query, {
+      userId,
+      name: `down-${i}`,
+      url: `${targetBase}/down/${i}`,
+      channel: 'email',
+      address: `down-${i}@bench.local`,
+      slotMs: firstSlotMs + (i * INTERVAL_MS) / Math.max(down, 1),
+    });
   }
 }
 

@@ -215,3 +215,31 @@ export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
+
+/**
+ * A monitor at `url` (60 s, confirmations 1, first slot at `slotMs`) whose one alert channel goes to a
+ * contact inserted as verified: `channel` 'email' alerts `address` by email, 'call' rings it.
+ */
+export async function insertAlertingMonitor(query, { userId, name, url, channel, address, slotMs }) {
+  await query(
+    `insert into verified_contacts (user_id, channel, address, verified_at) values ($1, $2, $3, now())`,
+    [userId, channel === 'email' ? 'email' : 'phone', address],
+  );
+  const group =
+    channel === 'email'
+      ? { emailSettings: { checked: true, name: 'Bench', isAgree: true, email: address } }
+      : { callSettings: { checked: true, name: 'Bench', isAgree: true, phone: address } };
+  await query(
+    `insert into monitors (user_id, name, service, target, conditions, interval_seconds,
+       repeat_interval_minutes, confirmations, alert_settings, language_code, next_check_at, created_at, updated_at)
+     values ($1, $2, 'website', $3::jsonb, $4::jsonb, 60, 0, 1, $5::jsonb, 'en-US', to_timestamp($6::float8 / 1000), now(), now())`,
+    [
+      userId,
+      name,
+      JSON.stringify({ url }),
+      JSON.stringify(CONDITIONS),
+      JSON.stringify({ ...NO_ALERTS, ...group }),
+      slotMs,
+    ],
+  );
+}

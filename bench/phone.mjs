@@ -22,8 +22,7 @@ import {
   startServer,
   stopChild,
   waitForTable,
-  CONDITIONS,
-  NO_ALERTS,
+  insertAlertingMonitor,
 } from './lib.mjs';
 
 const INTERVAL_MS = 60_000;
@@ -50,25 +49,14 @@ async function seedCallMonitors(query, { failing, targetBase, slotOf }) {
       );
       userId = user.rows[0].id;
     }
-    const phone = phoneOf(i);
-    await query(
-      `insert into verified_contacts (user_id, channel, address, verified_at) values ($1, 'phone', $2, now())`,
-      [userId, phone],
-    );
-    const alerts = { ...NO_ALERTS, callSettings: { checked: true, name: 'Bench', isAgree: true, phone } };
-    await query(
-      `insert into monitors (user_id, name, service, target, conditions, interval_seconds,
-         repeat_interval_minutes, confirmations, alert_settings, language_code, next_check_at, created_at, updated_at)
-       values ($1, $2, 'website', $3::jsonb, $4::jsonb, 60, 0, 1, $5::jsonb, 'en-US', to_timestamp($6::float8 / 1000), now(), now())`,
-      [
-        userId,
-        `call-${i}`,
-        JSON.stringify({ url: `${targetBase}/down/${i}` }),
-        JSON.stringify(CONDITIONS),
-        JSON.stringify(alerts),
-        slotOf(i),
-      ],
-    );
+    await insertAlertingMonitor(query, {
+      userId,
+      name: `call-${i}`,
+      url: `${targetBase}/down/${i}`,
+      channel: 'call',
+      address: phoneOf(i),
+      slotMs: slotOf(i),
+    });
   }
 }
 
