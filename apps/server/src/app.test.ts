@@ -177,6 +177,12 @@ describe.each(databases)('the HTTP app on $name', (testDatabase) => {
           'GET /monitor-bff/monitor/alerts',
           'POST /monitor-bff/monitor/alerts/acknowledge',
           'GET /monitor-bff/alerts/acknowledge',
+          'GET /monitor-bff/monitor/ouathuri',
+          'POST /monitor-bff/monitor/bind',
+          'GET /monitor-bff/monitor/shopify-products',
+          'GET /monitor-bff/connections',
+          'DELETE /monitor-bff/connections',
+          'GET /shopify/install',
         ].sort(),
       );
     });

@@ -1,6 +1,11 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+  type preHandlerAsyncHookHandler,
+} from 'fastify';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -32,6 +37,12 @@ import { createSessionService } from './modules/sessions/session.service.ts';
 import { userRoutes } from './modules/users/user.routes.ts';
 import { createUserService } from './modules/users/user.service.ts';
 import { registerWebApp } from './web-app.ts';
+import { connectionRoutes } from './modules/connections/connection.routes.ts';
+import { createConnectionService } from './modules/connections/connection.service.ts';
+import type { TokenCipher } from './lib/token-cipher.ts';
+import { createShopifyIntegration } from './services/shopify/index.ts';
+import { shopifyProductRoutes } from './services/shopify/shopify-products.routes.ts';
+import { shopifyWebhookRoutes } from './services/shopify/shopify-webhooks.ts';
 import { DEFAULT_PHONE_POLICY, type PhonePolicy } from './engine/phone-delivery.ts';
 import { createPhoneEventService } from './modules/twilio/phone-events.service.ts';
 import { twilioWebhookRoutes } from './modules/twilio/twilio-webhook.routes.ts';
@@ -41,8 +52,18 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export interface AppDeps {
   config: Pick<
     Config,
-    'publicUrl' | 'oidc' | 'webDist' | 'sessionTtlDays' | 'trustProxy' | 'logLevel' | 'logFormat' | 'twilio'
+    | 'publicUrl'
+    | 'oidc'
+    | 'webDist'
+    | 'sessionTtlDays'
+    | 'trustProxy'
+    | 'logLevel'
+    | 'logFormat'
+    | 'twilio'
+    | 'shopify'
   >;
+  /** Seals connected accounts' tokens; needed when `config.shopify` is set. */
+  tokenCipher?: TokenCipher;
   /** How alert calls ring and retry (tests shorten the pause). */
   phonePolicy?: PhonePolicy;
   database: Database;
@@ -118,10 +139,49 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oidcRoutes, { oidc });
   await app.register(userRoutes, { users: createUserService({ users: store.users, clock }), authenticate });
   await app.register(planRoutes, { plans: createPlanService({ users: store.users, clock }), authenticate });
+  const shopify =
+    config.shopify && deps.tokenCipher
+      ? createShopifyIntegration({
+          settings: config.shopify,
+          store,
+          clock,
+          cipher: deps.tokenCipher,
+          publicUrl: config.publicUrl,
+          log: app.log,
+          fetch: deps.fetch,
+        })
+      : null;
   await app.register(monitorRoutes, {
-    monitors: createMonitorService({ store, clock, limiter, phoneConfigured: config.twilio !== null }),
+    monitors: createMonitorService({
+      store,
+      clock,
+      limiter,
+      phoneConfigured: config.twilio !== null,
+      shopify: shopify?.service ?? null,
+    }),
     authenticate,
   });
+  if (shopify) {
+    const authenticateIfAny: preHandlerAsyncHookHandler = async (request) => {
+      request.auth = request.headers.authorization
+        ? await sessions.authenticate(request.headers.authorization).catch(() => null)
+        : null;
+    };
+    await app.register(connectionRoutes, {
+      connections: createConnectionService({
+        store,
+        clock,
+        cipher: deps.tokenCipher!,
+        shopify: shopify.binding,
+        log: app.log,
+      }),
+      authenticate,
+      authenticateIfAny,
+      secureCookies: config.publicUrl.startsWith('https:'),
+    });
+    await app.register(shopifyProductRoutes, { shopify: shopify.service, authenticate });
+    await app.register(shopifyWebhookRoutes, { client: shopify.client, webhooks: shopify.webhooks });
+  }
   await app.register(contactRoutes, {
     contacts: createContactService({
       store,

@@ -115,8 +115,33 @@ describe('loadConfig()', () => {
         'TWILIO_AUTH_TOKEN',
         'TWILIO_FROM_NUMBER',
         'TWILIO_API_URL',
+        'SHOPIFY_CLIENT_ID',
+        'SHOPIFY_CLIENT_SECRET',
+        'SHOPIFY_SCOPES',
+        'SHOPIFY_SHOP_URL',
+        'SHOPIFY_API_VERSION',
+        'TOKEN_ENCRYPTION_KEYS',
       ].sort(),
     );
+  });
+
+  it('plays the sandbox Shopify app by default, a real app with credentials, and none without either', () => {
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }, []).shopify).toMatchObject({
+      clientId: 'vigil-sandbox-shopify-app',
+      shopUrl: 'http://127.0.0.1:3000/sandbox/shopify/shops/{shop}',
+      scopes: ['read_products', 'read_inventory'],
+      apiVersion: '2025-01',
+    });
+    const real = loadConfig({ SHOPIFY_CLIENT_ID: 'id', SHOPIFY_CLIENT_SECRET: 'secret' }, []);
+    expect(real.shopify).toMatchObject({ clientId: 'id', clientSecret: 'secret', shopUrl: 'https://{shop}' });
+    expect(loadConfig({ SANDBOX: 'off' }, []).shopify).toBeNull();
+    expect(() => loadConfig({ SHOPIFY_CLIENT_ID: 'id' }, [])).toThrow(/go together/);
+    expect(() =>
+      loadConfig(
+        { SHOPIFY_CLIENT_ID: 'id', SHOPIFY_CLIENT_SECRET: 's', DATABASE_URL: 'postgres://u@h:5432/v' },
+        [],
+      ),
+    ).toThrow(/TOKEN_ENCRYPTION_KEYS/);
   });
 
   it('talks to the sandbox Twilio by default, to Twilio with an account, and to none without either', () => {

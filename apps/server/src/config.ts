@@ -120,7 +120,48 @@ export const SETTINGS = [
     default: '${PUBLIC_URL}/sandbox/twilio with the sandbox account, else https://api.twilio.com',
     meaning: 'Base URL of Twilio’s REST API.',
   },
+  {
+    name: 'SHOPIFY_CLIENT_ID',
+    default: 'the sandbox app when SANDBOX=on, else unset',
+    meaning:
+      'Client id of your Shopify app (Partner Dashboard → Apps → Client credentials). Unset with SANDBOX=off: Shopify monitors are off.',
+  },
+  {
+    name: 'SHOPIFY_CLIENT_SECRET',
+    default: 'the sandbox app’s secret',
+    meaning:
+      'The app’s client secret: signs the OAuth return (hmac) and every webhook (X-Shopify-Hmac-Sha256).',
+  },
+  {
+    name: 'SHOPIFY_SCOPES',
+    default: 'read_products,read_inventory',
+    meaning: 'Access scopes Vigil asks a shop for.',
+  },
+  {
+    name: 'SHOPIFY_SHOP_URL',
+    default: 'https://{shop}; with the sandbox app, ${PUBLIC_URL}/sandbox/shopify/shops/{shop}',
+    meaning:
+      'Where a shop’s Admin API, OAuth pages and storefront are, with {shop} for its myshopify domain.',
+  },
+  {
+    name: 'SHOPIFY_API_VERSION',
+    default: '2025-01',
+    meaning: 'Admin GraphQL API version Vigil speaks.',
+  },
+  {
+    name: 'TOKEN_ENCRYPTION_KEYS',
+    default:
+      'embedded: a key made once in ${DATA_DIR}/token-encryption.key; on PostgreSQL: required for Shopify',
+    meaning:
+      'Keys that encrypt connected accounts’ tokens at rest (AES-256-GCM): `id:base64-of-32-bytes`, comma-separated. The first encrypts; every one listed decrypts (add a new key first to rotate).',
+  },
 ] as const;
+
+/** The sandbox's Shopify app: used when SANDBOX=on and no SHOPIFY_CLIENT_ID is set. */
+export const SANDBOX_SHOPIFY = {
+  clientId: 'vigil-sandbox-shopify-app',
+  clientSecret: 'vigil-sandbox-shopify-secret',
+} as const;
 
 /** The sandbox's Twilio account: used when SANDBOX=on and no TWILIO_ACCOUNT_SID is set. */
 export const SANDBOX_TWILIO = {
@@ -210,7 +251,41 @@ const envSchema = z.object({
     .regex(/^\+[1-9]\d{6,14}$/, 'TWILIO_FROM_NUMBER must be a phone number in E.164, like +15005550006.')
     .default('+15005550006'),
   TWILIO_API_URL: optionalText.pipe(url('TWILIO_API_URL', /^https?:$/, 'https://api.twilio.com').optional()),
+  SHOPIFY_CLIENT_ID: optionalText,
+  SHOPIFY_CLIENT_SECRET: optionalText,
+  SHOPIFY_SCOPES: z
+    .string()
+    .trim()
+    .regex(
+      /^[a-z_]+(,[a-z_]+)*$/,
+      'SHOPIFY_SCOPES must be scopes separated by commas, like read_products,read_inventory.',
+    )
+    .default('read_products,read_inventory'),
+  SHOPIFY_SHOP_URL: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (value) => value.includes('{shop}') && /^https?:\/\//.test(value),
+        'SHOPIFY_SHOP_URL must be an http(s) URL with {shop} in it, like https://{shop}.',
+      )
+      .optional(),
+  ),
+  SHOPIFY_API_VERSION: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}$/, 'SHOPIFY_API_VERSION must be a version like 2025-01.')
+    .default('2025-01'),
+  TOKEN_ENCRYPTION_KEYS: optionalText,
 });
+
+export interface ShopifySettings {
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+  /** With `{shop}` for the shop's myshopify domain: `https://{shop}`, or the sandbox's shops. */
+  shopUrl: string;
+  apiVersion: string;
+}
 
 export interface TwilioSettings {
   apiUrl: string;
@@ -249,6 +324,10 @@ export interface Config {
   resultRetentionHours: number;
   /** Null when SMS and call alerts are off (no Twilio account and no sandbox). */
   twilio: TwilioSettings | null;
+  /** Null when Shopify monitors are off (no Shopify app and no sandbox). */
+  shopify: ShopifySettings | null;
+  /** TOKEN_ENCRYPTION_KEYS as given; main.ts falls back to a key file in the data folder when embedded. */
+  tokenEncryptionKeys: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -296,6 +375,14 @@ export function loadConfig(
   if (e.TWILIO_ACCOUNT_SID && !e.TWILIO_AUTH_TOKEN) {
     problems.push('TWILIO_ACCOUNT_SID is set without TWILIO_AUTH_TOKEN: set both, or neither.');
   }
+  if (Boolean(e.SHOPIFY_CLIENT_ID) !== Boolean(e.SHOPIFY_CLIENT_SECRET)) {
+    problems.push('SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET go together: set both, or neither.');
+  }
+  if (e.SHOPIFY_CLIENT_ID && e.DATABASE_URL && !e.TOKEN_ENCRYPTION_KEYS) {
+    problems.push(
+      'A Shopify app on PostgreSQL needs TOKEN_ENCRYPTION_KEYS (id:base64 of 32 random bytes), shared by every process, to encrypt shop tokens.',
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -323,6 +410,26 @@ export function loadConfig(
     checkBatchSize: e.CHECK_BATCH_SIZE,
     resultRetentionHours: e.RESULT_RETENTION_HOURS,
     twilio: twilioSettings(e, publicUrl),
+    shopify: shopifySettings(e, publicUrl),
+    tokenEncryptionKeys: e.TOKEN_ENCRYPTION_KEYS,
+  };
+}
+
+function shopifySettings(e: z.infer<typeof envSchema>, publicUrl: string): ShopifySettings | null {
+  const common = { scopes: e.SHOPIFY_SCOPES.split(','), apiVersion: e.SHOPIFY_API_VERSION };
+  if (e.SHOPIFY_CLIENT_ID && e.SHOPIFY_CLIENT_SECRET) {
+    return {
+      ...common,
+      clientId: e.SHOPIFY_CLIENT_ID,
+      clientSecret: e.SHOPIFY_CLIENT_SECRET,
+      shopUrl: e.SHOPIFY_SHOP_URL ?? 'https://{shop}',
+    };
+  }
+  if (!e.SANDBOX) return null;
+  return {
+    ...common,
+    ...SANDBOX_SHOPIFY,
+    shopUrl: e.SHOPIFY_SHOP_URL ?? `${publicUrl}/sandbox/shopify/shops/{shop}`,
   };
 }
 

@@ -1,7 +1,7 @@
 import { createSandbox, type Sandbox } from '@vigil/sandbox';
 import { buildApp } from './app.ts';
 import { createCheckers } from './checks/all-checkers.ts';
-import { ConfigError, loadConfig, SANDBOX_TWILIO, type Config } from './config.ts';
+import { ConfigError, loadConfig, SANDBOX_SHOPIFY, SANDBOX_TWILIO, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { createStore } from './db/store.ts';
 import { createCheckEngine, type CheckEngine } from './engine/check-engine.ts';
@@ -12,6 +12,16 @@ import { createSandboxPlanGrant } from './modules/users/sandbox-plan-grant.ts';
 import { DEFAULT_PHONE_POLICY } from './engine/phone-delivery.ts';
 import { createEmailSender } from './notify/email.ts';
 import { createTwilioClient } from './notify/twilio.ts';
+import { createTokenCipher, keysFromDataDir, parseTokenKeys, type TokenCipher } from './lib/token-cipher.ts';
+import { createShopifyIntegration } from './services/shopify/index.ts';
+
+/** The key that seals shop tokens: TOKEN_ENCRYPTION_KEYS, else (embedded) a key file in the data folder. */
+async function tokenCipherOf(config: Config): Promise<TokenCipher | undefined> {
+  if (!config.shopify) return undefined;
+  const keys =
+    config.tokenEncryptionKeys ?? (config.databaseUrl ? undefined : await keysFromDataDir(config.dataDir));
+  return keys ? createTokenCipher(parseTokenKeys(keys)) : undefined;
+}
 
 /**
  * Starts Vigil: config → database (+ migrations) → app → jobs → check engine → listen. Ctrl-C or SIGTERM
@@ -25,6 +35,7 @@ async function main(config: Config): Promise<void> {
   await database.migrate();
   const store = createStore(database.db);
   const clock = systemClock;
+  const tokenCipher = await tokenCipherOf(config);
 
   // The sandbox is what the browser and this server talk to in embedded mode; a worker-only process has no
   // HTTP server to host it.
@@ -41,6 +52,8 @@ async function main(config: Config): Promise<void> {
             config.twilio?.accountSid === SANDBOX_TWILIO.accountSid
               ? { ...SANDBOX_TWILIO, phoneNumber: config.twilio.fromNumber }
               : undefined,
+          // The sandbox plays the Shopify app Vigil uses when no real one is configured.
+          shopify: config.shopify?.clientId === SANDBOX_SHOPIFY.clientId ? { ...SANDBOX_SHOPIFY } : undefined,
           // Paid plans start only through checkout, which does not exist yet; the sandbox page starts them.
           plans: createSandboxPlanGrant({ users: store.users, clock }),
         })
@@ -48,7 +61,7 @@ async function main(config: Config): Promise<void> {
 
   const runWorkers = config.role !== 'api';
   const jobs = await startJobs({ database, runWorkers });
-  const app = await buildApp({ config, database, queue: jobs.queue, sandbox: sandbox?.plugin });
+  const app = await buildApp({ config, database, queue: jobs.queue, sandbox: sandbox?.plugin, tokenCipher });
   const email = createEmailSender({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   let engine: CheckEngine | undefined;
 
@@ -102,7 +115,19 @@ async function main(config: Config): Promise<void> {
       store,
       queue: jobs.queue,
       clock,
-      checkers: createCheckers(),
+      checkers: createCheckers({
+        shopify:
+          config.shopify && tokenCipher
+            ? createShopifyIntegration({
+                settings: config.shopify,
+                store,
+                clock,
+                cipher: tokenCipher,
+                publicUrl: config.publicUrl,
+                log: app.log,
+              }).checker()
+            : undefined,
+      }),
       log: app.log,
       concurrency: config.checkConcurrency,
       batchSize: config.checkBatchSize,

@@ -7,3 +7,5 @@ export * from './plans.ts';
 export * from './user.ts';
 export * from './alerts.ts';
 export * from './monitors.ts';
+export * from './connections.ts';
+export * from './shopify.ts';

@@ -3,8 +3,10 @@ import { isAlertSettingsValid } from './alert-settings.ts';
 import { email } from './auth.ts';
 import { envelope, pageOf, pageQuery } from './envelope.ts';
 import { isSupportedPhone, PHONE_COUNTRIES, PHONE_PLANS } from './phone.ts';
+import { connection } from './connections.ts';
+import { shopifyConditions, shopifyTarget, shopifyTargetInput } from './shopify.ts';
 
-/** The four services of DESIGN.md §1; `website` is the first with a working integration. */
+/** The four services of DESIGN.md §1; `website` and `shopify` have working integrations. */
 export const SERVICES = ['website', 'shopify', 'google_ads', 'facebook_ads'] as const;
 export type ServiceId = (typeof SERVICES)[number];
 
@@ -127,20 +129,40 @@ export const phoneChannel = z.object({
 });
 const unchecked = { checked: false, name: '', isAgree: false };
 
+const monitorSettings = {
+  name: z.string({ error: 'Give the monitor a name.' }).trim().min(1, 'Give the monitor a name.').max(100),
+  intervalSeconds: z.number({ error: 'Choose how often to check.' }).int(),
+  repeatIntervalMinutes: z.number().int().min(0).max(1440),
+  confirmations: z.number().int().min(1).max(10),
+  languageCode: z.string().min(2).max(10),
+  callSettings: phoneChannel.default({ ...unchecked, phone: '' }),
+  smsSettings: phoneChannel.default({ ...unchecked, phone: '' }),
+  emailSettings: emailChannel.default({ ...unchecked, email: '' }),
+};
+
+/** Services whose monitors can be created; the others are listed in the catalogue as not available. */
+export const CREATABLE_SERVICES = ['website', 'shopify'] as const;
+
+/** A monitor's settings, a union by `service`: each service brings its own target and conditions. */
 export const monitorInput = z
-  .object({
-    name: z.string({ error: 'Give the monitor a name.' }).trim().min(1, 'Give the monitor a name.').max(100),
-    service: z.literal('website', { error: 'Only website monitors can be created for now.' }),
-    target: websiteTarget,
-    conditions: websiteConditions,
-    intervalSeconds: z.number({ error: 'Choose how often to check.' }).int(),
-    repeatIntervalMinutes: z.number().int().min(0).max(1440),
-    confirmations: z.number().int().min(1).max(10),
-    languageCode: z.string().min(2).max(10),
-    callSettings: phoneChannel.default({ ...unchecked, phone: '' }),
-    smsSettings: phoneChannel.default({ ...unchecked, phone: '' }),
-    emailSettings: emailChannel.default({ ...unchecked, email: '' }),
-  })
+  .discriminatedUnion(
+    'service',
+    [
+      z.object({
+        ...monitorSettings,
+        service: z.literal('website'),
+        target: websiteTarget,
+        conditions: websiteConditions,
+      }),
+      z.object({
+        ...monitorSettings,
+        service: z.literal('shopify'),
+        target: shopifyTargetInput,
+        conditions: shopifyConditions,
+      }),
+    ],
+    { error: 'Choose what to watch: a website or a Shopify shop.' },
+  )
   .refine(isAlertSettingsValid, {
     message:
       'Check the alert settings: each ticked channel needs its contact filled in (and consent for calls and SMS), and the email must look like name@shop.com.',
@@ -153,12 +175,9 @@ export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
 const isoDate = z.string();
 
-export const monitor = z.object({
+const monitorState = {
   monitorId: z.string(),
   name: z.string(),
-  service: z.enum(SERVICES),
-  target: websiteTarget,
-  conditions: websiteConditions,
   intervalSeconds: z.number().int(),
   repeatIntervalMinutes: z.number().int(),
   confirmations: z.number().int(),
@@ -175,7 +194,23 @@ export const monitor = z.object({
   uptime24h: z.number().nullable(),
   openIncidents: z.number().int(),
   createdAt: isoDate,
+};
+
+export const websiteMonitor = z.object({
+  ...monitorState,
+  service: z.literal('website'),
+  target: websiteTarget,
+  conditions: websiteConditions,
 });
+export const shopifyMonitor = z.object({
+  ...monitorState,
+  service: z.literal('shopify'),
+  target: shopifyTarget,
+  conditions: shopifyConditions,
+  /** The shop connection it watches through; its status shows when the connection is lost. */
+  connection: connection.nullable(),
+});
+export const monitor = z.discriminatedUnion('service', [websiteMonitor, shopifyMonitor]);
 export type Monitor = z.infer<typeof monitor>;
 
 export const monitorResponse = envelope(monitor);

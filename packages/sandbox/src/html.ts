@@ -34,6 +34,11 @@ export function page(title: string, body: string): string {
   .keypad { display: grid; grid-template-columns: repeat(3, 56px); gap: 8px; }
   .keypad button { margin: 0; padding: 10px 0; }
   iframe { width: 100%; min-height: 320px; border: 1px solid #e3ebeb; border-radius: 6px; }
+  .scroll { overflow-x: auto; }
+  form.inline { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 6px 0; }
+  form.inline label { display: inline; margin: 0; }
+  form.inline button { margin-right: 0; padding: 6px 10px; }
+  input[type=number], input.narrow { width: 7em; padding: 6px; font: inherit; }
 </style>
 </head>
 <body>

@@ -5,6 +5,12 @@ import { escapeHtml, page } from './html.ts';
 import { createSmtpServer, Mailbox, type Mail } from './mailbox.ts';
 import { OidcProvider } from './oidc.ts';
 import { plansSummary, registerPlanRoutes, type SandboxPlans } from './plans.ts';
+import { ShopifySandbox, type ShopifyOptions } from './shopify.ts';
+import { registerShopifyAdminApi } from './shopify-admin-api.ts';
+import { registerShopifyApi } from './shopify-api.ts';
+import { registerShopifyOAuth } from './shopify-oauth.ts';
+import { registerShopifyPage, shopifySummary } from './shopify-page.ts';
+import { registerShopifyStorefront } from './shopify-storefront.ts';
 import { registerTwilioApi } from './twilio-api.ts';
 import { phoneSummary, registerPhonePage } from './twilio-page.ts';
 import { registerTwilioRest } from './twilio-rest.ts';
@@ -25,6 +31,25 @@ export type {
 } from './twilio.ts';
 export { PhoneActionError, TwilioSandbox } from './twilio.ts';
 export { twilioSignature } from './twilio-webhook.ts';
+export type {
+  ComplianceTopic,
+  CreateShopInput,
+  DeliveryStatus,
+  InventoryPolicy,
+  ProductInput,
+  ProductStatus,
+  ShopifyDelivery,
+  ShopifyInstallationView,
+  ShopifyOptions,
+  ShopifyProductView,
+  ShopifyShopView,
+  ShopifyThrottle,
+  ShopifyVariantView,
+  VariantInput,
+} from './shopify.ts';
+export { ShopifyActionError, ShopifySandbox } from './shopify.ts';
+export { shopifyQueryHmac } from './shopify-oauth.ts';
+export { shopifyWebhookHmac } from './shopify-webhooks.ts';
 
 export interface SandboxOptions {
   /** The origin the browser uses, e.g. http://localhost:3000; a function when it is known only after listening. */
@@ -42,6 +67,12 @@ export interface SandboxOptions {
   twilio?: TwilioOptions;
   /** Lets the sandbox page start a plan without checkout; no Plans control when absent. */
   plans?: SandboxPlans;
+  /**
+   * The Vigil app the Shopify stand-in knows: random credentials when absent. Defaults: appUrl
+   * `${publicUrl}/shopify/install`, redirectUris [`${publicUrl}/app/oauth`], complianceWebhookUrl
+   * `${publicUrl}/webhooks/shopify/compliance`.
+   */
+  shopify?: ShopifyOptions;
 }
 
 export interface Sandbox {
@@ -52,6 +83,11 @@ export interface Sandbox {
   oidc: { readonly issuer: string };
   /** The Twilio stand-in: its REST API is at `${publicUrl}${basePath}/twilio` (Twilio's https://api.twilio.com). */
   phone: TwilioSandbox;
+  /**
+   * The Shopify stand-in: each shop's base is `${publicUrl}${basePath}/shopify/shops/{shop}` (Shopify's
+   * https://{shop}); the control page is `${basePath}/shopify` and the JSON API `${basePath}/api/shopify`.
+   */
+  shopify: ShopifySandbox;
 }
 
 /**
@@ -71,6 +107,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     redirectUris: () => options.redirectUris ?? [`${publicUrl()}/app/oauth`],
   });
   const phone = new TwilioSandbox(options.twilio ?? TwilioSandbox.generatedOptions(), publicUrl);
+  const shopify = new ShopifySandbox(
+    options.shopify ?? ShopifySandbox.generatedOptions(),
+    publicUrl,
+    basePath,
+  );
   let listening = false;
 
   const plugin: FastifyPluginAsync = async (app) => {
@@ -78,13 +119,27 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     await app.register(async (scope) => oidc.register(scope), { prefix: '/oidc' });
     await app.register(async (scope) => registerTwilioRest(scope, phone), { prefix: '/twilio' });
     await app.register(async (scope) => registerTwilioApi(scope, phone), { prefix: '/api/twilio' });
+    await app.register(
+      async (scope) => {
+        registerShopifyOAuth(scope, shopify);
+        registerShopifyAdminApi(scope, shopify);
+        registerShopifyStorefront(scope, shopify);
+      },
+      { prefix: '/shopify/shops/:shop' },
+    );
+    await app.register(async (scope) => registerShopifyApi(scope, shopify), { prefix: '/api/shopify' });
     registerPhonePage(app, phone, basePath);
+    registerShopifyPage(app, shopify, basePath);
     if (options.plans) registerPlanRoutes(app, options.plans, basePath);
     // The home page lists the mail and a line for each of the other stand-ins.
-    const summaries = () => `${phoneSummary(phone, basePath)}${options.plans ? plansSummary(basePath) : ''}`;
+    const summaries = () =>
+      `${phoneSummary(phone, basePath)}${shopifySummary(shopify, basePath)}${options.plans ? plansSummary(basePath) : ''}`;
     registerMailRoutes(app, mailbox, basePath, () => oidc.issuer, options.oidcClientId, summaries);
-    // A held request or a ringing call must not keep a closing server waiting.
-    app.addHook('preClose', async () => phone.dispose());
+    // A held request, a ringing call or a webhook retry must not keep a closing server waiting.
+    app.addHook('preClose', async () => {
+      phone.dispose();
+      shopify.dispose();
+    });
   };
 
   return {
@@ -92,6 +147,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     mailbox,
     oidc,
     phone,
+    shopify,
     async start() {
       await oidc.start();
       await new Promise<void>((resolve, reject) => {
@@ -106,6 +162,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     },
     async stop() {
       phone.dispose();
+      shopify.dispose();
       if (!listening) return;
       listening = false;
       await new Promise<void>((resolve) => smtp.close(() => resolve()));

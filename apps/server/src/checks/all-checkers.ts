@@ -6,9 +6,14 @@ export type CheckerMap = Partial<Record<ServiceId, Checker>>;
 
 export interface CheckerOptions {
   website?: WebsiteCheckerOptions;
+  /** The Shopify checker, when this server has a Shopify app (services/shopify). */
+  shopify?: Checker;
 }
 
-/** Every service whose integration is built; a monitor of another service is never claimed. */
+/** Every service whose integration is built and configured; a monitor of another service is never claimed. */
 export function createCheckers(options: CheckerOptions = {}): CheckerMap {
-  return { website: createWebsiteChecker(options.website) };
+  return {
+    website: createWebsiteChecker(options.website),
+    ...(options.shopify ? { shopify: options.shopify } : {}),
+  };
 }

@@ -9,6 +9,11 @@ export interface ConditionResult {
   ok: boolean | null;
   /** A sentence a merchant understands: "HTTP 503 from https://shop.example". */
   summary: string;
+  /**
+   * The provider itself reported this state (a product's stock from the shop's own API, an uninstalled app):
+   * a fact, not a measurement that a network blip could fake, so it opens an incident without re-checks.
+   */
+  confirmed?: boolean;
 }
 
 export interface CheckOutcome {
@@ -34,4 +39,10 @@ export interface Checker {
   service: ServiceId;
   /** Never throws for a failing target: failures are verdicts. Throws only for a bug or a bad monitor row. */
   check(request: CheckRequest): Promise<CheckOutcome>;
+  /**
+   * Slots on a grid shared by all monitors of the same interval (multiples of the interval since the epoch),
+   * so monitors that watch one account come due together and the checker can serve them with one provider
+   * query per interval.
+   */
+  alignSlots?: boolean;
 }

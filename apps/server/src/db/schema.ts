@@ -118,8 +118,10 @@ export const monitors = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     service: text('service').notNull(),
-    /** Per service: `{ url }` for website. */
+    /** Per service: `{ url }` for website; the shop and watched products for shopify (contracts). */
     target: jsonb('target').notNull(),
+    /** The outside account the monitor watches through (a Shopify shop); null for websites. */
+    connectionId: uuid('connection_id').references(() => providerConnections.id, { onDelete: 'set null' }),
     /** Per service: each condition on/off with its thresholds (contracts `websiteConditions`). */
     conditions: jsonb('conditions').notNull(),
     intervalSeconds: integer('interval_seconds').notNull(),
@@ -161,6 +163,9 @@ export const monitors = pgTable(
     index('monitors_due_idx')
       .on(table.nextCheckAt)
       .where(sql`paused = false`),
+    index('monitors_connection_id_idx')
+      .on(table.connectionId)
+      .where(sql`connection_id is not null`),
   ],
 );
 
@@ -370,3 +375,77 @@ export const serverSecrets = pgTable('server_secrets', {
   value: text('value').notNull(),
   createdAt: timestamptz('created_at').notNull(),
 });
+
+/**
+ * An outside account bound once through the provider's OAuth (a Shopify shop) and used by any number of
+ * monitors. The token is encrypted at rest (lib/token-cipher.ts). An install that started on the provider's
+ * side before the person signed in is held with no user, under a single-use key (`held_*`), until claimed.
+ */
+export const providerConnections = pgTable(
+  'provider_connections',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    /** The provider's id of the account: the shop's myshopify domain. */
+    account: text('account').notNull(),
+    name: text('name').notNull(),
+    scopes: text('scopes').array().notNull().default([]),
+    /** `keyId:iv:tag:ciphertext` (AES-256-GCM); null once disconnected. */
+    tokenCiphertext: text('token_ciphertext'),
+    /** active, lost (the provider refused the token) or disconnected (by the person). */
+    status: text('status').notNull().default('active'),
+    statusReason: text('status_reason'),
+    statusChangedAt: timestamptz('status_changed_at'),
+    /**
+     * When a provider webhook said the account's data changed: checks drop what they fetched before it, so a
+     * re-check caused by the webhook sees the change.
+     */
+    dataChangedAt: timestamptz('data_changed_at'),
+    /** What the provider told about the account: the storefront's address, the currency. */
+    details: jsonb('details').notNull().default({}),
+    /** SHA-256 of the held key, and of the secret in the installing browser's cookie. */
+    heldKeyHash: text('held_key_hash').unique(),
+    heldBrowserHash: text('held_browser_hash'),
+    heldUntil: timestamptz('held_until'),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (table) => [
+    uniqueIndex('provider_connections_owner_idx')
+      .on(table.userId, table.provider, table.account)
+      .where(sql`user_id is not null`),
+    index('provider_connections_account_idx').on(table.provider, table.account),
+  ],
+);
+
+/**
+ * A binding in progress: the OAuth `state` (stored hashed) ties the provider's answer to the person who
+ * started it (none for an install from the provider's side), the monitor it reconnects and the account.
+ * Single use: taking it deletes it.
+ */
+export const oauthBindStates = pgTable('oauth_bind_states', {
+  stateHash: text('state_hash').primaryKey(),
+  provider: text('provider').notNull(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  monitorId: uuid('monitor_id'),
+  account: text('account').notNull(),
+  expiresAt: timestamptz('expires_at').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
+});
+
+/** Provider webhooks already processed, by the provider's delivery id: a retried delivery changes nothing. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    topic: text('topic').notNull(),
+    account: text('account').notNull(),
+    receivedAt: timestamptz('received_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.provider, table.eventId] }),
+    index('webhook_events_received_at_idx').on(table.receivedAt),
+  ],
+);

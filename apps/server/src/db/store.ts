@@ -3,6 +3,7 @@ import { createCheckRepository } from '../engine/check.repository.ts';
 import { createPhoneRepository } from '../engine/phone.repository.ts';
 import { createIncidentRepository } from '../modules/alerts/incident.repository.ts';
 import { createServerSecretRepository } from '../modules/alerts/server-secret.repository.ts';
+import { createConnectionRepository } from '../modules/connections/connection.repository.ts';
 import { createContactRepository } from '../modules/contacts/contact.repository.ts';
 import { createCheckHistoryRepository } from '../modules/monitors/check-history.repository.ts';
 import { createMonitorRepository } from '../modules/monitors/monitor.repository.ts';
@@ -28,6 +29,7 @@ function createRepositories(db: Db) {
     checks: createCheckRepository(db),
     alerting: createAlertRepository(db),
     phone: createPhoneRepository(db),
+    connections: createConnectionRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

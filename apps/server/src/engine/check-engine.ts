@@ -10,7 +10,7 @@ import { queueDeliveries } from './alert-delivery.ts';
 import { recordEventDeliveries } from './alert-events.ts';
 import type { CheckedSlot, ClaimedMonitor } from './check.repository.ts';
 import { applyCheck, repeatDue } from './incident-machine.ts';
-import { nextSlot } from './slots.ts';
+import { nextAlignedSlot, nextSlot } from './slots.ts';
 
 /** No check runs longer than this (the website timeout condition allows up to 30 s). */
 export const CHECK_DEADLINE_MS = 30_000;
@@ -197,7 +197,11 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     const slot: CheckedSlot = {
       monitorId: monitor.id,
       slotText: monitor.slotText,
-      nextCheckAt: nextSlot(monitor.slotAt, monitor.intervalSeconds, now),
+      nextCheckAt: (checkers[monitor.service as keyof CheckerMap]?.alignSlots ? nextAlignedSlot : nextSlot)(
+        monitor.slotAt,
+        monitor.intervalSeconds,
+        now,
+      ),
       checkedAt: item.checkedAt,
       ok,
       responseMs: outcome?.responseMs ?? null,

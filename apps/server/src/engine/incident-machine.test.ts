@@ -9,7 +9,7 @@ import {
   repeatDue,
   type RepeatCandidate,
 } from './incident-machine.ts';
-import { nextSlot } from './slots.ts';
+import { nextAlignedSlot, nextSlot } from './slots.ts';
 
 const down = (key = 'http_status', summary = 'HTTP 503 from https://shop.example'): ConditionResult => ({
   key,
@@ -47,6 +47,16 @@ describe('applyCheck()', () => {
     expect(log).toEqual([{ at: new Date('2026-03-01T10:02:00Z'), kind: 'open', key: 'http_status' }]);
     expect(state).toEqual({ http_status: { failures: 3, open: true } });
     expect(status).toBe('down');
+  });
+
+  it('opens at once on a failure the provider reported as a fact, whatever the confirmations', () => {
+    const fact: ConditionResult = {
+      ...down('product_out_of_stock', 'Blue hoodie (M) is out of stock'),
+      confirmed: true,
+    };
+    expect(run([[fact]]).log).toEqual([
+      { at: new Date('2026-03-01T10:00:00Z'), kind: 'open', key: 'product_out_of_stock' },
+    ]);
   });
 
   it('starts counting again after a success between failures', () => {
@@ -161,5 +171,19 @@ describe('nextSlot()', () => {
   it('skips to the latest due slot after falling behind by several intervals, without a burst', () => {
     expect(nextSlot(at('00:00'), 60, at('07:30'))).toEqual(at('07:00'));
     expect(nextSlot(at('00:00'), 30, at('02:00'))).toEqual(at('02:00'));
+  });
+});
+
+describe('nextAlignedSlot()', () => {
+  const at = (s: string) => new Date(`2026-03-01T10:${s}Z`);
+
+  it('moves a slot off the grid onto the interval grid shared by every monitor', () => {
+    expect(nextAlignedSlot(at('00:17.250'), 60, at('00:17.900'))).toEqual(at('01:00'));
+    expect(nextAlignedSlot(at('01:00'), 60, at('01:00.400'))).toEqual(at('02:00'));
+    expect(nextAlignedSlot(at('00:40'), 300, at('00:41'))).toEqual(at('05:00'));
+  });
+
+  it('skips to the latest due grid slot after falling behind, without a burst', () => {
+    expect(nextAlignedSlot(at('00:00'), 60, at('07:30'))).toEqual(at('07:00'));
   });
 });

@@ -6,7 +6,8 @@ import { addMs, MINUTE_MS } from '../lib/clock.ts';
  * The incident rules, as pure functions of a monitor's stored state, a check's verdicts and the time.
  *
  * - A condition failing `confirmations` checks in a row opens an incident for it (one unresolved per
- *   monitor and condition); the first alert goes out at once ('opened').
+ *   monitor and condition); the first alert goes out at once ('opened'). A failure the provider reported as
+ *   a fact (`confirmed`: a product's stock from the shop's API) opens it at once.
  * - While it is open (not acknowledged), it alerts again every `repeatIntervalMinutes` ('repeat-1',
  *   'repeat-2', …); 0 means no repeats. Acknowledging stops the repeats, not the recovery notice.
  * - One passing check resolves it ('resolved', the recovery notice): a site that answers correctly once
@@ -59,7 +60,7 @@ export function applyCheck(
         transitions.push({ kind: 'resolve', conditionKey: result.key, summary: result.summary });
     } else {
       const failures = before.failures + 1;
-      const opens = !before.open && failures >= rules.confirmations;
+      const opens = !before.open && (failures >= rules.confirmations || result.confirmed === true);
       state[result.key] = { failures, open: before.open || opens };
       if (opens) {
         transitions.push({

@@ -2,14 +2,21 @@ import { z } from 'zod';
 import { rollUpAndPrune } from '../engine/retention.ts';
 import { defineJob } from './job.ts';
 
-/** Rolls raw check results up per hour and deletes those past the retention window. */
+const WEBHOOK_IDS_KEPT_MS = 7 * 24 * 3600 * 1000;
+
+/** Rolls raw check results up per hour, deletes those past the retention window, and expired bindings. */
 export const rollUpResultsJob = defineJob<Record<string, never>>({
   name: 'roll-up-results',
   payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
   retry: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
   concurrency: 1,
   async handle(_payload, { store, clock, resultRetentionHours, log }) {
-    const { rolledUp, deleted } = await rollUpAndPrune(store, clock.now(), resultRetentionHours);
+    const now = clock.now();
+    const { rolledUp, deleted } = await rollUpAndPrune(store, now, resultRetentionHours);
+    // Binding states and held installs expire; webhook ids are kept a week, past Shopify's 48 hours of retries.
+    await store.connections.deleteExpiredStates(now);
+    await store.connections.deleteExpiredHeld(now);
+    await store.connections.deleteWebhooksBefore(new Date(now.getTime() - WEBHOOK_IDS_KEPT_MS));
     log.info({ rolledUp, deleted }, 'check results rolled up');
   },
 });

@@ -93,6 +93,17 @@ export function compileStrip(schema: z.core.$ZodType): Strip {
         isObject(value) ? { ...(left(value) as object), ...(right(value) as object) } : value;
     }
     case 'union': {
+      // A discriminated union names its branch in one field: no need to try each.
+      const discriminator = (def as { discriminator?: string }).discriminator;
+      if (discriminator) {
+        const byValue = new Map<unknown, Strip>();
+        for (const option of def.options) {
+          const field = (option as z.core.$ZodTypes)._zod.def as { shape?: Record<string, z.core.$ZodType> };
+          const literal = field.shape?.[discriminator]?._zod.def as { values?: unknown[] } | undefined;
+          for (const value of literal?.values ?? []) byValue.set(value, compileStrip(option));
+        }
+        return (value) => (isObject(value) ? (byValue.get(value[discriminator]) ?? identity)(value) : value);
+      }
       // Which branch an object belongs to is only known by checking it: the rare union of objects pays that.
       const branches = def.options.map((option) => ({ option, strip: compileStrip(option) }));
       if (branches.every((branch) => branch.strip === identity)) return identity;

@@ -11,7 +11,8 @@ import { createStore } from '../db/store.ts';
 import { startJobs, type Jobs } from '../jobs/job-queue.ts';
 import { createAckLinks } from '../modules/alerts/ack-link.ts';
 import { createSandboxPlanGrant } from '../modules/users/sandbox-plan-grant.ts';
-import { SANDBOX_TWILIO } from '../config.ts';
+import { SANDBOX_SHOPIFY, SANDBOX_TWILIO } from '../config.ts';
+import { createTokenCipher, newTokenKey, parseTokenKeys } from '../lib/token-cipher.ts';
 import { DEFAULT_PHONE_POLICY, type PhonePolicy } from '../engine/phone-delivery.ts';
 import { createEmailSender } from '../notify/email.ts';
 import { createTwilioClient } from '../notify/twilio.ts';
@@ -65,6 +66,7 @@ export async function startTestApp(
     oidcClientId: OIDC_CLIENT.clientId,
     oidcClientSecret: OIDC_CLIENT.clientSecret,
     twilio: { ...SANDBOX_TWILIO, phoneNumber: TEST_FROM_NUMBER },
+    shopify: { ...SANDBOX_SHOPIFY, now: () => clock.now().getTime(), webhookRetryDelaysMs: [50, 200] },
     plans: createSandboxPlanGrant({ users: store.users, clock }),
   });
   const { smtpPort } = await sandbox.start();
@@ -79,7 +81,14 @@ export async function startTestApp(
       logLevel: 'silent',
       logFormat: 'json',
       twilio,
+      shopify: {
+        ...SANDBOX_SHOPIFY,
+        scopes: ['read_products', 'read_inventory'],
+        shopUrl: `${url}/sandbox/shopify/shops/{shop}`,
+        apiVersion: '2025-01',
+      },
     },
+    tokenCipher: createTokenCipher(parseTokenKeys(newTokenKey('test'))),
     phonePolicy,
     database,
     queue: jobs.queue,

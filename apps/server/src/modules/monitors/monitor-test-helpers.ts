@@ -30,7 +30,10 @@ export async function signUp(t: TestApp, plan?: { name: string; days: number }):
 }
 
 /** A valid website monitor alerting the user's own (verified) email. */
-export function websiteMonitor(email: string, overrides: Partial<MonitorInput> = {}): MonitorInput {
+export function websiteMonitor(
+  email: string,
+  overrides: Partial<Extract<MonitorInput, { service: 'website' }>> = {},
+): Extract<MonitorInput, { service: 'website' }> {
   return {
     name: 'Storefront',
     service: 'website',
@@ -57,7 +60,7 @@ export function websiteMonitor(email: string, overrides: Partial<MonitorInput> =
 export async function createMonitor(
   t: TestApp,
   user: TestUser,
-  overrides: Partial<MonitorInput> = {},
+  overrides: Partial<Extract<MonitorInput, { service: 'website' }>> = {},
 ): Promise<string> {
   const { status, body } = await call(t.app, 'POST', '/monitor-bff/monitor', {
     token: user.token,

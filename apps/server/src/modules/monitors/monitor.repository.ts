@@ -76,6 +76,7 @@ export type MonitorSettings = Pick<
   | 'confirmations'
   | 'alertSettings'
   | 'languageCode'
+  | 'connectionId'
 >;
 
 export function createMonitorRepository(db: Db) {

@@ -65,8 +65,17 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
       'google_ads',
       'facebook_ads',
     ]);
-    const [website, ...later] = list;
+    const [website, shopify, ...later] = list;
     expect(website).toMatchObject({ available: true, unavailableReason: null });
+    expect(shopify).toMatchObject({ available: true, unavailableReason: null });
+    expect(shopify.conditions.map((c: { key: string }) => c.key)).toEqual([
+      'storefront_down',
+      'checkout_broken',
+      'product_out_of_stock',
+      'product_unpublished',
+      'product_price_changed',
+      'app_uninstalled',
+    ]);
     expect(website.conditions.map((c: { key: string }) => c.key)).toEqual([
       'http_status',
       'timeout',
@@ -135,7 +144,8 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
         },
         'Enter the keyword to look for, or turn the keyword check off.',
       ],
-      [{ ...base, service: 'shopify' }, 'Only website monitors can be created for now.'],
+      [{ ...base, service: 'google_ads' }, 'Choose what to watch: a website or a Shopify shop.'],
+      [{ ...base, service: 'shopify' }, /Connect the shop first/],
       [{ ...base, intervalSeconds: 20 }, 'Choose a check interval between 30 seconds and 24 hours.'],
       [{ ...base, intervalSeconds: 90_000 }, 'Choose a check interval between 30 seconds and 24 hours.'],
       [{ ...base, languageCode: 'xx-XX' }, 'Choose one of the alert languages offered.'],

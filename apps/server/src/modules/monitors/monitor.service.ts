@@ -1,10 +1,12 @@
 import {
+  type Connection,
   isAlertSettingsValid,
   type Monitor,
   type MonitorInput,
   type monitorStatsResponse,
   type MonitorStatus,
-  type ServiceId,
+  type ShopifyConditions,
+  type ShopifyTarget,
   type WebsiteConditions,
 } from '@vigil/contracts';
 import type { z } from 'zod';
@@ -17,6 +19,8 @@ import { effectivePlan, PLAN_CATALOGUE } from '../plans/plan-catalogue.ts';
 import { LIMITS, type RateLimiter } from '../rate-limits/rate-limit.service.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
 import type { UserRow } from '../users/user.repository.ts';
+import type { ShopifyService } from '../../services/shopify/shopify.service.ts';
+import { toConnection } from '../connections/connection.service.ts';
 import type { Tally } from './check-history.repository.ts';
 import type { MonitorRow, MonitorSettings, MonitorView, ShownMonitorRow } from './monitor.repository.ts';
 import {
@@ -62,7 +66,10 @@ export function uptimeOf(tally: Tally | undefined): number | null {
   return Math.round(((tally.checks - tally.failures) / tally.checks) * 10_000) / 100;
 }
 
-function toSettings(input: MonitorInput): MonitorSettings {
+function toSettings(
+  input: MonitorInput,
+  prepared: { target: unknown; connectionId: string | null },
+): MonitorSettings {
   const alertSettings: AlertSettingsColumn = {
     callSettings: input.callSettings,
     smsSettings: input.smsSettings,
@@ -72,7 +79,8 @@ function toSettings(input: MonitorInput): MonitorSettings {
   return {
     name: input.name,
     service: input.service,
-    target: input.target,
+    target: prepared.target,
+    connectionId: prepared.connectionId,
     conditions: input.conditions,
     intervalSeconds: input.intervalSeconds,
     repeatIntervalMinutes: input.repeatIntervalMinutes,
@@ -88,15 +96,19 @@ const tallyOf = (row: ShownMonitorRow): HourlyTally => ({
   failures: row.tallyFailures,
 });
 
-/** The monitor as the API answers it; `now` places the row's hourly tally in the last 24 hours. */
-export function toMonitor({ row, openIncidents }: MonitorView, now: Date): Monitor {
+/**
+ * The monitor as the API answers it; `now` places the row's hourly tally in the last 24 hours, and
+ * `connections` holds the connections of the monitors that watch through one (by id).
+ */
+export function toMonitor(
+  { row, openIncidents }: MonitorView,
+  now: Date,
+  connections: ReadonlyMap<string, Connection> = new Map(),
+): Monitor {
   const alertSettings = row.alertSettings as AlertSettingsColumn;
-  return {
+  const common = {
     monitorId: row.id,
     name: row.name,
-    service: row.service as ServiceId,
-    target: row.target as Monitor['target'],
-    conditions: row.conditions as WebsiteConditions,
     intervalSeconds: row.intervalSeconds,
     repeatIntervalMinutes: row.repeatIntervalMinutes,
     confirmations: row.confirmations,
@@ -113,6 +125,21 @@ export function toMonitor({ row, openIncidents }: MonitorView, now: Date): Monit
     openIncidents,
     createdAt: row.createdAt.toISOString(),
   };
+  if (row.service === 'shopify') {
+    return {
+      ...common,
+      service: 'shopify',
+      target: row.target as ShopifyTarget,
+      conditions: row.conditions as ShopifyConditions,
+      connection: (row.connectionId && connections.get(row.connectionId)) || null,
+    };
+  }
+  return {
+    ...common,
+    service: 'website',
+    target: row.target as { url: string },
+    conditions: row.conditions as WebsiteConditions,
+  };
 }
 
 export function createMonitorService(deps: {
@@ -121,8 +148,27 @@ export function createMonitorService(deps: {
   limiter: RateLimiter;
   /** False when this server has no SMS/call provider: the phone channels cannot be ticked. */
   phoneConfigured: boolean;
+  /** Null when this server has no Shopify app: Shopify monitors cannot be created. */
+  shopify: Pick<ShopifyService, 'prepareTarget'> | null;
 }) {
   const { store, clock, phoneConfigured } = deps;
+
+  /** The stored target: as given for a website; for a shop, the chosen products read from the shop. */
+  async function prepare(userId: string, input: MonitorInput, existing?: MonitorRow) {
+    if (input.service === 'website') return { target: input.target, connectionId: null };
+    if (!deps.shopify) {
+      throw invalid('service', 'Shopify monitors are not set up on this Vigil server.');
+    }
+    const previous = existing?.service === 'shopify' ? (existing.target as ShopifyTarget) : undefined;
+    return deps.shopify.prepareTarget(userId, input.target, previous);
+  }
+
+  /** The connections the shown monitors watch through, with their status, by id. */
+  async function connectionsOf(userId: string, rows: { connectionId: string | null }[]) {
+    if (!rows.some((row) => row.connectionId)) return new Map<string, Connection>();
+    const owned = await store.connections.listOwned(userId);
+    return new Map(owned.map(({ row, monitors }) => [row.id, toConnection(row, monitors)]));
+  }
 
   async function userOf(session: AuthSession): Promise<UserRow> {
     const user = await store.users.findById(session.userId);
@@ -187,7 +233,8 @@ export function createMonitorService(deps: {
   /** A monitor just written (created, changed, checked on demand), with its unresolved incidents counted. */
   async function presentOne(row: MonitorRow): Promise<Monitor> {
     const incidents = await store.incidents.unresolvedCounts([row.id]);
-    return toMonitor({ row, openIncidents: incidents.get(row.id) ?? 0 }, clock.now());
+    const connections = await connectionsOf(row.userId, [row]);
+    return toMonitor({ row, openIncidents: incidents.get(row.id) ?? 0 }, clock.now(), connections);
   }
 
   /**
@@ -208,7 +255,11 @@ export function createMonitorService(deps: {
 
   return {
     catalogue: () => ({
-      list: [...SERVICE_CATALOGUE],
+      list: SERVICE_CATALOGUE.map((entry) =>
+        entry.service === 'shopify' && !deps.shopify
+          ? { ...entry, available: false, unavailableReason: 'Shopify is not set up on this Vigil server.' }
+          : entry,
+      ),
       languages: [...ALERT_LANGUAGES],
       intervalSeconds: { ...INTERVAL_SECONDS },
       repeatIntervalMinutes: { ...REPEAT_INTERVAL_MINUTES },
@@ -218,6 +269,7 @@ export function createMonitorService(deps: {
     async create(session: AuthSession, input: MonitorInput): Promise<Monitor> {
       const user = await userOf(session);
       await checkSettings(user, input);
+      const prepared = await prepare(user.id, input);
       const plan = effectivePlan(user, clock.now());
       const row = await store.transaction(async (tx) => {
         await tx.monitors.lockOwner(user.id);
@@ -227,7 +279,7 @@ export function createMonitorService(deps: {
             `The ${plan.name} plan watches up to ${plan.maxMonitors} monitors. Delete one or choose a bigger plan.`,
           );
         }
-        return tx.monitors.insert(user.id, toSettings(input), clock.now());
+        return tx.monitors.insert(user.id, toSettings(input, prepared), clock.now());
       });
       return presentOne(row);
     },
@@ -236,10 +288,11 @@ export function createMonitorService(deps: {
       const existing = await store.monitors.findOwned(session.userId, body.monitorId);
       if (!existing) throw notFound();
       await checkSettings(await userOf(session), body);
+      const prepared = await prepare(session.userId, body, existing);
       const row = await store.monitors.updateSettings(
         session.userId,
         body.monitorId,
-        toSettings(body),
+        toSettings(body, prepared),
         clock.now(),
       );
       if (!row) throw notFound();
@@ -249,13 +302,17 @@ export function createMonitorService(deps: {
     async list(session: AuthSession, page: number, pageSize: number) {
       const { views, total } = await store.monitors.viewPage(session.userId, pageSize, (page - 1) * pageSize);
       const now = clock.now();
-      return { list: views.map((view) => toMonitor(view, now)), total, page, pageSize };
+      const connections = await connectionsOf(
+        session.userId,
+        views.map((view) => view.row),
+      );
+      return { list: views.map((view) => toMonitor(view, now, connections)), total, page, pageSize };
     },
 
     async get(session: AuthSession, monitorId: string): Promise<Monitor> {
       const view = await store.monitors.viewOwned(session.userId, monitorId);
       if (!view) throw notFound();
-      return toMonitor(view, clock.now());
+      return toMonitor(view, clock.now(), await connectionsOf(session.userId, [view.row]));
     },
 
     remove: (session: AuthSession, ids: string[]) =>

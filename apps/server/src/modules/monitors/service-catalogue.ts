@@ -5,7 +5,7 @@ import type { ConditionDefinition, Language, ServiceDefinition, ServiceId } from
  * `GET /monitor-bff/monitor-service` serves it; the engine reads condition labels from it for alerts.
  */
 
-const LATER_RELEASE = 'Its integration opens in a later release; website monitors work today.';
+const LATER_RELEASE = 'Its integration opens in a later release; website and Shopify monitors work today.';
 
 /** Check interval in seconds; the plan's shortest interval applies on top (plan-catalogue.ts). */
 export const INTERVAL_SECONDS = { min: 30, max: 86_400, default: 300 } as const;
@@ -131,48 +131,59 @@ export const SERVICE_CATALOGUE: readonly ServiceDefinition[] = [
     service: 'shopify',
     name: 'Shopify store',
     description: 'Your Shopify shop and the products you choose, through the Vigil app.',
-    available: false,
-    unavailableReason: LATER_RELEASE,
+    available: true,
+    unavailableReason: null,
     targetLabel: 'Shop (connect with Shopify)',
     conditions: [
       {
         key: 'storefront_down',
         label: 'Storefront down',
-        description: 'The storefront does not load, or is password-protected.',
+        description: 'The storefront does not load, or shows its password page so shoppers cannot buy.',
         enabledByDefault: true,
         params: [],
       },
       {
         key: 'checkout_broken',
-        label: 'Checkout broken',
-        description: 'Adding to cart or reaching checkout fails.',
+        label: 'Add to cart broken',
+        description: 'Adding a watched product that is in stock to the cart fails on the storefront.',
         enabledByDefault: true,
         params: [],
       },
       {
         key: 'product_out_of_stock',
         label: 'Product out of stock',
-        description: 'A chosen product sells out.',
+        description:
+          'A watched product’s tracked stock falls to this many or fewer (products that keep selling when out of stock are left alone).',
         enabledByDefault: true,
-        params: [],
+        params: [
+          {
+            key: 'threshold',
+            label: 'Alert at or under',
+            type: 'number',
+            unit: 'in stock',
+            default: 0,
+            min: 0,
+            max: 10_000,
+          },
+        ],
       },
       {
         key: 'product_unpublished',
-        label: 'Product unpublished',
-        description: 'A chosen product is no longer published on the storefront.',
+        label: 'Product unavailable',
+        description: 'A watched product is archived, set to draft, deleted or taken off the online store.',
         enabledByDefault: true,
         params: [],
       },
       {
         key: 'product_price_changed',
         label: 'Price changed',
-        description: 'The price of a chosen product changes.',
+        description: 'A watched product’s price differs from its price when you chose it.',
         enabledByDefault: false,
         params: [],
       },
       {
         key: 'app_uninstalled',
-        label: 'App uninstalled',
+        label: 'Connection lost',
         description: 'The Vigil app was uninstalled or its access revoked, so the shop is no longer watched.',
         enabledByDefault: true,
         params: [],

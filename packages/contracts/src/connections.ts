@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { envelope } from './envelope.ts';
+
+/**
+ * Outside accounts a person connects once (a Shopify shop now; Google Ads and Meta accounts next) and any
+ * number of monitors use. Binding runs the provider's OAuth: `ouathuri` answers the authorize URL, the
+ * provider returns to `/app/oauth`, which posts what it sent to `bind`.
+ */
+export const PROVIDERS = ['shopify'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export const CONNECTION_STATUSES = [
+  /** The token works. */
+  'active',
+  /** The provider refused the token (app uninstalled, access revoked): monitors on it alert and wait. */
+  'lost',
+  /** The person disconnected it in Vigil; the token is gone. */
+  'disconnected',
+] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+const isoDate = z.string();
+
+export const connection = z.object({
+  connectionId: z.string(),
+  provider: z.enum(PROVIDERS),
+  /** The provider's id of the account: a shop's myshopify domain (`hoodies.myshopify.com`). */
+  account: z.string(),
+  /** A name for people: the shop's name. */
+  name: z.string(),
+  scopes: z.array(z.string()),
+  status: z.enum(CONNECTION_STATUSES),
+  /** Why it was lost or disconnected, as a sentence; null while active. */
+  statusReason: z.string().nullable(),
+  statusChangedAt: isoDate.nullable(),
+  /** Monitors that use it. */
+  monitors: z.number().int(),
+  createdAt: isoDate,
+});
+export type Connection = z.infer<typeof connection>;
+
+export const connectionListQuery = z.object({ provider: z.enum(PROVIDERS).optional() });
+export const connectionListResponse = envelope(z.object({ list: z.array(connection) }));
+export const connectionIdQuery = z.object({
+  connectionId: z.uuid({ error: 'That connection does not exist.' }),
+});
+export const connectionResponse = envelope(connection);
+
+/**
+ * A shop as a person types it: `hoodies`, `hoodies.myshopify.com`, or the shop's own address
+ * (`shop.example.com`, `https://shop.example.com/`), which the server resolves to its myshopify domain.
+ */
+export const shopInput = z
+  .string({ error: 'Enter your shop’s address, like hoodies.myshopify.com.' })
+  .trim()
+  .min(1, 'Enter your shop’s address, like hoodies.myshopify.com.')
+  .max(255, 'A shop address has at most 255 characters.');
+
+/**
+ * `GET /monitor-bff/monitor/ouathuri`: the provider's authorize URL. With `monitor_id` the binding
+ * (re)connects that monitor's account (the Reconnect button); without it, it connects a new account for the
+ * monitor being created. `shop` names the Shopify shop (needed unless the monitor already has one).
+ */
+export const oauthUriQuery = z.object({
+  monitor_id: z.uuid({ error: 'That monitor does not exist.' }).optional(),
+  service: z
+    .enum(['shopify'], { error: 'Choose a service that connects an account: shopify.' })
+    .default('shopify'),
+  shop: shopInput.optional(),
+});
+export const oauthUriResponse = envelope(
+  z.object({
+    url: z.string(),
+    /** The shop the authorize URL is for, resolved (`hoodies.myshopify.com`). */
+    account: z.string(),
+    /** The state expires then (10 minutes). */
+    expiresAt: isoDate,
+  }),
+);
+
+/**
+ * `POST /monitor-bff/monitor/bind`: either what the provider sent back to `/app/oauth` (every query parameter,
+ * as strings: the provider's proof covers all of them), or the key of a connection held since an install that
+ * started on the provider's side, to claim it for the signed-in person.
+ */
+export const bindBody = z.union([
+  z.object({
+    params: z
+      .record(z.string().max(64), z.string().max(4096))
+      .refine((params) => Object.keys(params).length <= 30, 'Too many parameters.'),
+  }),
+  z.object({ key: z.string().trim().min(16).max(200) }),
+]);
+export type BindBody = z.infer<typeof bindBody>;
+
+export const bindResponse = envelope(
+  z.discriminatedUnion('status', [
+    z.object({
+      status: z.literal('bound'),
+      connection,
+      /** The monitor the binding was started from (Reconnect), or null for a monitor being created. */
+      monitorId: z.string().nullable(),
+    }),
+    z.object({
+      /** An install from the provider's side, by someone not signed in: the connection waits under `key`. */
+      status: z.literal('held'),
+      key: z.string(),
+      account: z.string(),
+      expiresAt: isoDate,
+    }),
+  ]),
+);
+export type BindResult = z.infer<typeof bindResponse>['data'];
