@@ -160,6 +160,40 @@ export const IconArrowLeft = (p: IconProps) => (
   </Icon>
 );
 
+export const IconChevronLeft = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M15 6l-6 6 6 6" />
+  </Icon>
+);
+
+export const IconChevronRight = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M9 6l6 6-6 6" />
+  </Icon>
+);
+
+export const IconSearch = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="10" cy="10" r="7" />
+    <path d="M21 21l-6-6" />
+  </Icon>
+);
+
+export const IconPhoto = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3" y="4" width="18" height="16" rx="3" />
+    <circle cx="9" cy="10" r="1.5" />
+    <path d="M21 16l-5-5-8 9" />
+  </Icon>
+);
+
+export const IconBuildingStore = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 21h18M3 7v1a3 3 0 0 0 6 0V7m0 1a3 3 0 0 0 6 0V7m0 1a3 3 0 0 0 6 0V7H3l2-4h14l2 4" />
+    <path d="M5 21V10.9M19 21V10.9M9 21v-4a2 2 0 0 1 2-2h2a2 2 0 0 1 2 2v4" />
+  </Icon>
+);
+
 /** Google's "G", in its brand colours (the sign-in button guidelines ask for it). */
 export const IconGoogle = ({ size = 18, ...props }: IconProps) => (
   <svg width={size} height={size} viewBox="0 0 48 48" aria-hidden="true" focusable="false" {...props}>

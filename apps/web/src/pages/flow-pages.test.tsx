@@ -10,7 +10,10 @@ import { choosePlan } from '../features/plans/api/choose-plan.ts';
 import { getPlans } from '../features/plans/api/get-plans.ts';
 import { submitOnboarding } from '../features/user/api/submit-onboarding.ts';
 import { forgetPassword } from '../features/auth/api/forget-password.ts';
+import { login } from '../features/auth/api/login.ts';
+import { register } from '../features/auth/api/register.ts';
 import LoginPage from './login-page.tsx';
+import RegisterPage from './register-page.tsx';
 import OnboardingPage from './onboarding-page.tsx';
 import PricingPage from './pricing-page.tsx';
 
@@ -18,6 +21,8 @@ vi.mock('../features/user/api/submit-onboarding.ts', () => ({ submitOnboarding: 
 vi.mock('../features/plans/api/get-plans.ts', () => ({ getPlans: vi.fn() }));
 vi.mock('../features/plans/api/choose-plan.ts', () => ({ choosePlan: vi.fn() }));
 vi.mock('../features/auth/api/forget-password.ts', () => ({ forgetPassword: vi.fn() }));
+vi.mock('../features/auth/api/login.ts', () => ({ login: vi.fn() }));
+vi.mock('../features/auth/api/register.ts', () => ({ register: vi.fn() }));
 
 const NOW = Math.floor(Date.now() / 1000);
 const newUser: UserInfo = {
@@ -71,6 +76,8 @@ beforeEach(() => {
   vi.mocked(getPlans).mockReset();
   vi.mocked(choosePlan).mockReset();
   vi.mocked(forgetPassword).mockReset();
+  vi.mocked(login).mockReset();
+  vi.mocked(register).mockReset();
 });
 
 describe('onboarding page', () => {
@@ -209,5 +216,28 @@ describe('login page', () => {
       `/app/register?redirect=${binding}`,
     );
     expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeInTheDocument();
+  });
+});
+
+describe('a pending binding through sign-in', () => {
+  it('signing in carries redirect on, so the startup rules reach /monitor_create', async () => {
+    vi.mocked(login).mockResolvedValue({ ok: true, status: 200, data: { token: 't', monitor_key: 'k' } });
+    const user = userEvent.setup();
+    renderAt(`/app/login?redirect=${binding}`, '/login', <LoginPage />);
+    await user.type(screen.getByRole('textbox', { name: /^Email/ }), 'owner@shop.com');
+    await user.type(screen.getByLabelText(/^Password/, { selector: 'input' }), 'watchful42');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByTestId('where')).toHaveTextContent(`/monitor?redirect=${binding}`);
+  });
+
+  it('registering carries redirect on too', async () => {
+    vi.mocked(register).mockResolvedValue({ ok: true, status: 200, data: { token: 't', monitor_key: 'k' } });
+    const user = userEvent.setup();
+    renderAt(`/app/register?redirect=${binding}`, '/register', <RegisterPage />);
+    await user.type(screen.getByRole('textbox', { name: /^Email/ }), 'owner@shop.com');
+    await user.type(screen.getByLabelText(/^Password/, { selector: 'input' }), 'watchful42');
+    await user.type(screen.getByLabelText(/^Confirm password/), 'watchful42');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByTestId('where')).toHaveTextContent(`/monitor?redirect=${binding}`);
   });
 });

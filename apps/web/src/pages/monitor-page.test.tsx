@@ -4,7 +4,16 @@ import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
 import { renderWithProviders, Where } from '../test/render.tsx';
-import { aMonitor, anAlert, failed, ok } from '../test/monitor-fixtures.ts';
+import {
+  aConnection,
+  aMonitor,
+  anAlert,
+  aShopifyMonitor,
+  failed,
+  ok,
+} from '../test/monitor-fixtures.ts';
+import { getOAuthUri } from '../features/monitors/api/get-oauth-uri.ts';
+import { readOAuthReturn } from '../features/monitors/connect/oauth-return.ts';
 import { getMonitors } from '../features/monitors/api/get-monitors.ts';
 import { pauseMonitors } from '../features/monitors/api/pause-monitors.ts';
 import { startMonitors } from '../features/monitors/api/start-monitors.ts';
@@ -25,6 +34,7 @@ vi.mock('../features/monitors/api/get-monitor-stats.ts', () => ({ getMonitorStat
 vi.mock('../features/alerts/api/get-alerts.ts', () => ({ getAlerts: vi.fn() }));
 vi.mock('../features/monitors/api/check-monitor-now.ts', () => ({ checkMonitorNow: vi.fn() }));
 vi.mock('../features/monitors/api/get-contact-status.ts', () => ({ getContactStatus: vi.fn() }));
+vi.mock('../features/monitors/api/get-oauth-uri.ts', () => ({ getOAuthUri: vi.fn() }));
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const storefront = aMonitor({ monitorId: id(1), name: 'Storefront', status: 'up' });
@@ -67,6 +77,7 @@ beforeEach(() => {
     getAlerts,
     checkMonitorNow,
     getContactStatus,
+    getOAuthUri,
   ]) {
     vi.mocked(fn).mockReset();
   }
@@ -356,5 +367,85 @@ describe('monitor detail', () => {
     await user.click(await within(card).findByRole('button', { name: 'Try again' }));
     expect(await within(card).findByText(/No channel is ticked/)).toBeInTheDocument();
     expect(getContactStatus).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('Shopify monitors', () => {
+  const hoodies = aShopifyMonitor({ monitorId: id(7), name: 'Hoodies shop' });
+  const lostHoodies = aShopifyMonitor({
+    monitorId: id(8),
+    name: 'Socks shop',
+    target: { ...hoodies.target, shop: 'socks.myshopify.com' },
+    connection: aConnection({
+      status: 'lost',
+      statusReason: 'The Vigil app was uninstalled from the shop.',
+      account: 'socks.myshopify.com',
+    }),
+  });
+  const authorize = ok({
+    url: 'https://socks.myshopify.com/admin/oauth/authorize?client_id=x',
+    account: 'socks.myshopify.com',
+    expiresAt: '2026-03-10T11:10:00Z',
+  });
+
+  beforeEach(() => {
+    vi.mocked(getMonitorStats).mockResolvedValue(
+      ok({ range: '24h', uptime: { '24h': 100, '7d': 100, '30d': 100 }, series: [] }),
+    );
+    vi.mocked(getAlerts).mockResolvedValue(ok({ list: [], total: 0, page: 1, pageSize: 5 }));
+  });
+
+  it('lists the shop and the number of products; a lost connection says so, with Reconnect', async () => {
+    vi.mocked(getMonitors).mockResolvedValue(pageOf([hoodies, lostHoodies]));
+    vi.mocked(getOAuthUri).mockResolvedValue(authorize);
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderAt('/app/monitor?page=1');
+    const rows = within(await screen.findByRole('table')).getAllByRole('row');
+    expect(within(rows[1]!).getByText('hoodies.myshopify.com · 1 product')).toBeInTheDocument();
+    expect(within(rows[1]!).queryByText('Connection lost')).not.toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Connection lost')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('The Vigil app was uninstalled from the shop.')).toBeInTheDocument();
+
+    await user.click(within(rows[2]!).getByRole('button', { name: 'Reconnect socks.myshopify.com' }));
+    expect(getOAuthUri).toHaveBeenCalledWith({
+      service: 'shopify',
+      shop: 'socks.myshopify.com',
+      monitorId: id(8),
+    });
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(authorize.data.url));
+    expect(readOAuthReturn()?.returnTo).toBe('/monitor?page=1');
+    // The button does not open the row's detail.
+    expect(screen.getByTestId('where')).toHaveTextContent('/monitor?page=1');
+    assign.mockRestore();
+  });
+
+  it('detail: the watched products with their prices when chosen, and a lost connection with Reconnect', async () => {
+    vi.mocked(getMonitorInfo).mockResolvedValue(ok(lostHoodies));
+    renderAt(`/app/monitor?monitorId=${id(8)}`);
+    expect(await screen.findByRole('heading', { name: 'Socks shop', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'socks.myshopify.com' })).toHaveAttribute(
+      'href',
+      'https://hoodies.example.com',
+    );
+    const lost = screen.getByText(/^The Vigil app was uninstalled from the shop\./).closest('[role="alert"]');
+    expect(lost).toHaveTextContent('Connection lost');
+    expect(
+      within(lost as HTMLElement).getByRole('button', { name: 'Reconnect socks.myshopify.com' }),
+    ).toBeInTheDocument();
+    const products = screen.getByRole('region', { name: 'Watched products' });
+    expect(within(products).getByRole('link', { name: 'Hoodie 1' })).toHaveAttribute(
+      'href',
+      'https://hoodies.example.com/products/hoodie-1',
+    );
+    expect(within(products).getByText('Prices when chosen: Small $39.00 · Large $44.00')).toBeInTheDocument();
+    expectNoPlaceholderWords(document.body.textContent);
+  });
+
+  it('detail: no Reconnect while the connection works', async () => {
+    vi.mocked(getMonitorInfo).mockResolvedValue(ok(hoodies));
+    renderAt(`/app/monitor?monitorId=${id(7)}`);
+    expect(await screen.findByRole('region', { name: 'Watched products' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Reconnect/ })).not.toBeInTheDocument();
   });
 });

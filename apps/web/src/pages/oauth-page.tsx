@@ -1,13 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
-import { Link, useLocation } from 'react-router';
+import { notifications } from '@mantine/notifications';
+import { Link, useLocation, useNavigate } from 'react-router';
 import type { Session } from '@vigil/contracts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { IconAlertTriangle } from '../components/icons.tsx';
 import { login } from '../features/auth/api/login.ts';
+import { afterBinding, bindReturn, isBindingReturn } from '../features/monitors/connect/bind-return.ts';
+import { markConnected, readOAuthReturn } from '../features/monitors/connect/oauth-return.ts';
+import { MONITOR_CREATE_PATH } from '../features/monitors/paths.ts';
 import { useContinue } from '../app/use-continue.ts';
-import { parseQuery } from '../lib/query-string.ts';
+import { parseQuery, type Query } from '../lib/query-string.ts';
 import { type ApiResult } from '../lib/api-client.ts';
+import { getToken } from '../lib/session.ts';
 
 // An authorization code is single-use: remember the ones already sent, so a re-render or React's
 // development double effect never posts one twice.
@@ -28,9 +33,36 @@ function providerError(error: string, description: string | undefined): string {
   return description ? `Google sign-in failed: ${description}` : `Google sign-in failed (${error}).`;
 }
 
-export default function OAuthPage() {
-  const { search } = useLocation();
-  const query = parseQuery(search);
+function Working({ title, subtitle }: { title: string; subtitle: string }) {
+  return (
+    <AuthLayout title={title} subtitle={subtitle}>
+      <Stack align="center" py="md" role="status" aria-live="polite">
+        <Loader aria-hidden="true" />
+        <Text size="sm" c="dimmed">
+          One moment…
+        </Text>
+      </Stack>
+    </AuthLayout>
+  );
+}
+
+function Failed({ title, message, back }: { title: string; message: string; back: { to: string; label: string } }) {
+  return (
+    <AuthLayout title={title}>
+      <Stack gap="md">
+        <Alert color="red" variant="light" icon={<IconAlertTriangle />} role="alert">
+          {message}
+        </Alert>
+        <Button component={Link} to={back.to} fullWidth>
+          {back.label}
+        </Button>
+      </Stack>
+    </AuthLayout>
+  );
+}
+
+/** An OpenID (Google) sign-in return: exchanges the code for a session. */
+function SignInReturn({ query }: { query: Query }) {
   const { afterSignIn } = useContinue();
   const { code, state, error } = query;
   const [failure, setFailure] = useState<string | null>(() => {
@@ -52,29 +84,75 @@ export default function OAuthPage() {
     };
   }, [code, state, failure, afterSignIn]);
 
-  if (!failure) {
-    return (
-      <AuthLayout title="Signing you in" subtitle="Finishing your Google sign-in.">
-        <Stack align="center" py="md" role="status" aria-live="polite">
-          <Loader aria-hidden="true" />
-          <Text size="sm" c="dimmed">
-            One moment…
-          </Text>
-        </Stack>
-      </AuthLayout>
-    );
-  }
-
+  if (!failure) return <Working title="Signing you in" subtitle="Finishing your Google sign-in." />;
   return (
-    <AuthLayout title="We could not sign you in">
-      <Stack gap="md">
-        <Alert color="red" variant="light" icon={<IconAlertTriangle />} role="alert">
-          {failure}
-        </Alert>
-        <Button component={Link} to="/login" fullWidth>
-          Back to sign in
-        </Button>
-      </Stack>
-    </AuthLayout>
+    <Failed
+      title="We could not sign you in"
+      message={failure}
+      back={{ to: '/login', label: 'Back to sign in' }}
+    />
   );
+}
+
+/**
+ * A Shopify return: posts every parameter to `bind` once, then goes back where Connect was pressed (the form
+ * restores its values with the shop chosen), or on with a held install (see `afterBinding`).
+ */
+function BindingReturn({ query }: { query: Query }) {
+  const navigate = useNavigate();
+  const [saved] = useState(() => readOAuthReturn());
+  const [failure, setFailure] = useState<string | null>(() =>
+    query.error
+      ? query.error === 'access_denied'
+        ? 'Connecting the shop was cancelled, or access was not granted.'
+        : `Shopify did not connect the shop: ${query.error_description ?? query.error}.`
+      : null,
+  );
+
+  useEffect(() => {
+    if (failure) return;
+    let active = true;
+    void bindReturn(query).then((result) => {
+      if (!active) return;
+      if (!result.ok) {
+        setFailure(result.message);
+        return;
+      }
+      const next = afterBinding(result.data, { signedIn: Boolean(getToken()), returnTo: saved?.returnTo });
+      if (next.status === 'bound') {
+        markConnected(next.connection, next.to);
+        notifications.show({
+          color: 'vigil',
+          title: `Connected ${next.connection.account}`,
+          message: 'Vigil can now watch this shop.',
+        });
+      }
+      void navigate(next.to, { replace: true });
+    });
+    return () => {
+      active = false;
+    };
+    // One binding per return: the query is this page's address, read once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [failure]);
+
+  if (!failure) {
+    return <Working title="Connecting your shop" subtitle={`Finishing the connection of ${query.shop}.`} />;
+  }
+  const back = saved?.returnTo ?? MONITOR_CREATE_PATH;
+  const toForm = /^\/monitor_(create|edit)\b/.test(back);
+  return (
+    <Failed
+      title="We could not connect your shop"
+      message={failure}
+      back={{ to: back, label: toForm ? 'Back to the monitor form' : 'Go back' }}
+    />
+  );
+}
+
+/** /oauth: where Google sign-in and Shopify's shop connection both come back. */
+export default function OAuthPage() {
+  const { search } = useLocation();
+  const query = parseQuery(search);
+  return isBindingReturn(query) ? <BindingReturn query={query} /> : <SignInReturn query={query} />;
 }

@@ -5,6 +5,7 @@ import { PageHeader } from '../components/page-header.tsx';
 import { ChangePasswordForm } from '../features/auth/components/change-password-form.tsx';
 import { formatPlanDate } from '../features/plans/plan-format.ts';
 import { UserInfoForm } from '../features/user/components/user-info-form.tsx';
+import { ConnectedShopsCard } from '../features/monitors/components/connected-shops-card.tsx';
 import { nowInSeconds } from '../app/startup.ts';
 import { setUserInfo } from '../lib/session.ts';
 import { useUserInfo } from '../lib/use-user-info.ts';
@@ -68,6 +69,13 @@ export default function SettingsPage() {
         description="Changing it signs you out on your other devices."
       >
         <ChangePasswordForm />
+      </SectionCard>
+      <SectionCard
+        id="settings-shops"
+        title="Connected shops"
+        description="The Shopify shops your monitors watch through Vigil’s app."
+      >
+        <ConnectedShopsCard />
       </SectionCard>
       <SectionCard id="settings-plan" title="Plan">
         <PlanSummary user={user} />

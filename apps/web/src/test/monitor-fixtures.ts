@@ -1,7 +1,7 @@
-import type { Alert, Monitor, Plan } from '@vigil/contracts';
+import type { Alert, Connection, Monitor, Plan, ShopifyProduct, ShopifyProductsPage } from '@vigil/contracts';
 import type { MonitorCatalogue } from '../features/monitors/api/get-monitor-service.ts';
 
-/** A catalogue shaped like the server's: website available, the other services listed with their reason. */
+/** A catalogue shaped like the server's: website and Shopify available, the ad services listed with their reason. */
 export const catalogue: MonitorCatalogue = {
   list: [
     {
@@ -99,9 +99,79 @@ export const catalogue: MonitorCatalogue = {
       service: 'shopify',
       name: 'Shopify shop',
       description: 'Storefront, checkout and products.',
-      available: false,
-      unavailableReason: 'Opens with the Shopify app.',
+      available: true,
+      unavailableReason: null,
       targetLabel: 'Shop',
+      conditions: [
+        {
+          key: 'storefront_down',
+          label: 'Storefront down',
+          description: 'The storefront does not load, or shows its password page.',
+          enabledByDefault: true,
+          params: [],
+        },
+        {
+          key: 'checkout_broken',
+          label: 'Checkout broken',
+          description: 'Adding a watched product to the cart fails.',
+          enabledByDefault: false,
+          params: [],
+        },
+        {
+          key: 'product_out_of_stock',
+          label: 'Out of stock',
+          description: 'A watched variant’s stock is at or under the threshold.',
+          enabledByDefault: true,
+          params: [
+            {
+              key: 'threshold',
+              label: 'Alert at or under',
+              type: 'number',
+              default: 0,
+              min: 0,
+              max: 10_000,
+            },
+          ],
+        },
+        {
+          key: 'product_unpublished',
+          label: 'Unpublished',
+          description: 'A watched product is no longer on the online store.',
+          enabledByDefault: true,
+          params: [],
+        },
+        {
+          key: 'product_price_changed',
+          label: 'Price changed',
+          description: 'A watched variant’s price differs from when it was chosen.',
+          enabledByDefault: false,
+          params: [],
+        },
+        {
+          key: 'app_uninstalled',
+          label: 'Connection lost',
+          description: 'The app was uninstalled or its access revoked.',
+          enabledByDefault: true,
+          params: [],
+        },
+      ],
+    },
+    {
+      service: 'google_ads',
+      name: 'Google Ads',
+      description: 'Account status, disapproved ads and spend.',
+      available: false,
+      unavailableReason: 'Opens with the Google Ads integration.',
+      targetLabel: 'Ad account',
+      conditions: [],
+    },
+    {
+      service: 'facebook_ads',
+      name: 'Meta ads',
+      description: 'Ad account status, ad sets and spend caps.',
+      available: false,
+      unavailableReason: 'Opens with the Meta integration.',
+      targetLabel: 'Ad account',
       conditions: [],
     },
   ],
@@ -152,7 +222,10 @@ export const allPlans = [freePlan, starterPlan, proPlan, businessPlan];
 
 const unchecked = { checked: false, name: '', isAgree: false, phone: '' };
 
-export function aMonitor(overrides: Partial<Monitor> = {}): Monitor {
+type WebsiteMonitor = Extract<Monitor, { service: 'website' }>;
+type ShopifyMonitor = Extract<Monitor, { service: 'shopify' }>;
+
+export function aMonitor(overrides: Partial<WebsiteMonitor> = {}): WebsiteMonitor {
   return {
     monitorId: '11111111-1111-4111-8111-111111111111',
     name: 'Storefront',
@@ -181,6 +254,100 @@ export function aMonitor(overrides: Partial<Monitor> = {}): Monitor {
     uptime24h: 99.5,
     openIncidents: 0,
     createdAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export const connectionId = (n: number) => `44444444-4444-4444-8444-${String(n).padStart(12, '0')}`;
+
+export function aConnection(overrides: Partial<Connection> = {}): Connection {
+  return {
+    connectionId: connectionId(1),
+    provider: 'shopify',
+    account: 'hoodies.myshopify.com',
+    name: 'Hoodies',
+    scopes: ['read_products', 'read_inventory'],
+    status: 'active',
+    statusReason: null,
+    statusChangedAt: null,
+    monitors: 1,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export const productId = (n: number) => `gid://shopify/Product/${1000 + n}`;
+
+export function aShopifyProduct(n: number, overrides: Partial<ShopifyProduct> = {}): ShopifyProduct {
+  return {
+    productId: productId(n),
+    title: `Hoodie ${n}`,
+    handle: `hoodie-${n}`,
+    status: 'ACTIVE',
+    publishedOnline: true,
+    imageUrl: `https://cdn.example.com/hoodie-${n}.jpg`,
+    imageAlt: null,
+    priceMin: '39.00',
+    priceMax: '39.00',
+    currency: 'USD',
+    totalInventory: 12,
+    variants: [],
+    ...overrides,
+  };
+}
+
+/** One page of products as `shopify-products` answers it. */
+export function aProductsPage(
+  list: ShopifyProduct[],
+  pageInfo: Partial<ShopifyProductsPage['pageInfo']> = {},
+): ShopifyProductsPage {
+  return {
+    list,
+    pageInfo: {
+      hasNextPage: false,
+      hasPreviousPage: false,
+      startCursor: list.length ? `start-${list[0]!.productId}` : null,
+      endCursor: list.length ? `end-${list.at(-1)!.productId}` : null,
+      ...pageInfo,
+    },
+    shop: 'hoodies.myshopify.com',
+  };
+}
+
+export function aShopifyMonitor(overrides: Partial<ShopifyMonitor> = {}): ShopifyMonitor {
+  const { service: _service, target: _target, conditions: _conditions, ...shared } = aMonitor();
+  return {
+    ...shared,
+    monitorId: '55555555-5555-4555-8555-555555555555',
+    name: 'Hoodies shop',
+    service: 'shopify',
+    target: {
+      connectionId: connectionId(1),
+      shop: 'hoodies.myshopify.com',
+      storefrontUrl: 'https://hoodies.example.com',
+      currency: 'USD',
+      products: [
+        {
+          productId: productId(1),
+          title: 'Hoodie 1',
+          handle: 'hoodie-1',
+          imageUrl: null,
+          variants: [
+            { variantId: 'gid://shopify/ProductVariant/1', title: 'Small', price: '39.00', inventoryItemId: '1' },
+            { variantId: 'gid://shopify/ProductVariant/2', title: 'Large', price: '44.00', inventoryItemId: '2' },
+          ],
+        },
+      ],
+    },
+    conditions: {
+      storefront_down: { enabled: true },
+      checkout_broken: { enabled: false },
+      product_out_of_stock: { enabled: true, threshold: 0 },
+      product_unpublished: { enabled: true },
+      product_price_changed: { enabled: false },
+      app_uninstalled: { enabled: true },
+    },
+    connection: aConnection(),
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PHONE_NUMBER_MESSAGE } from '@vigil/contracts';
+import { PHONE_NUMBER_MESSAGE, type MonitorInput } from '@vigil/contracts';
 import {
   aMonitor,
   allPlans,
@@ -25,10 +25,16 @@ const pro = { catalogue, plan: proPlan, plans: allPlans };
 function filled(change: (values: MonitorFormValues) => void = () => {}): MonitorFormValues {
   const values = initialFormValues(free);
   values.name = 'Storefront';
-  values.url = 'https://shop.example.com';
+  values.target = { url: 'https://shop.example.com' };
   values.email = { checked: true, name: 'Ana', email: 'ana@shop.com' };
   change(values);
   return values;
+}
+
+/** The website conditions of a body, which must be a website monitor's. */
+function websiteConditionsOf(body: MonitorInput | null) {
+  if (body?.service !== 'website') throw new Error(`expected a website body, got ${body?.service}`);
+  return body.conditions;
 }
 
 describe('checkMonitorForm()', () => {
@@ -47,8 +53,8 @@ describe('checkMonitorForm()', () => {
       smsSettings: { checked: false, phone: '' },
       callSettings: { checked: false, phone: '' },
     });
-    expect(body?.conditions.timeout).toEqual({ enabled: true, timeoutMs: 10_000 });
-    expect(body?.conditions.keyword).toEqual({ enabled: false, keyword: '', mode: 'missing' });
+    expect(websiteConditionsOf(body).timeout).toEqual({ enabled: true, timeoutMs: 10_000 });
+    expect(websiteConditionsOf(body).keyword).toEqual({ enabled: false, keyword: '', mode: 'missing' });
   });
 
   it('accepts a monitor with no alert channel ticked (the spec: valid if none is ticked)', () => {
@@ -167,7 +173,7 @@ describe('checkMonitorForm()', () => {
     const given = filled(
       (v) => (v.conditions.keyword = { enabled: true, keyword: 'Add to cart', mode: 'missing' }),
     );
-    expect(checkMonitorForm(given, free).body?.conditions.keyword).toEqual({
+    expect(websiteConditionsOf(checkMonitorForm(given, free).body).keyword).toEqual({
       enabled: true,
       keyword: 'Add to cart',
       mode: 'missing',
@@ -183,7 +189,7 @@ describe('checkMonitorForm()', () => {
     const { errors, body } = checkMonitorForm(off, free);
     expect(errors['conditions.timeout.timeoutMs']).toBeUndefined();
     // A check that is off still sends a value the contracts accept: the catalogue's default.
-    expect(body?.conditions.timeout).toEqual({ enabled: false, timeoutMs: 10_000 });
+    expect(websiteConditionsOf(body).timeout).toEqual({ enabled: false, timeoutMs: 10_000 });
   });
 
   it('needs at least one check turned on', () => {
@@ -201,16 +207,33 @@ describe('checkMonitorForm()', () => {
     expect(checkMonitorForm(values, { catalogue, plan: proPlan }).body?.intervalSeconds).toBe(60);
   });
 
-  it('refuses a name or address left empty, and a service that is not available', () => {
+  it('refuses a name or address left empty', () => {
     const values = filled((v) => {
       v.name = ' ';
-      v.url = 'shop.example.com';
-      v.service = 'shopify';
+      v.target = { url: 'shop.example.com' };
     });
-    const { errors } = checkMonitorForm(values, free);
+    const { errors, body } = checkMonitorForm(values, free);
+    expect(body).toBeNull();
     expect(errors.name).toBe('Give the monitor a name.');
-    expect(errors.url).toMatch(/http:\/\/ or https:\/\//);
-    expect(errors.service).toBe('Opens with the Shopify app.');
+    expect(errors['target.url']).toMatch(/http:\/\/ or https:\/\//);
+  });
+
+  it('refuses a service the catalogue lists as not available, with its reason', () => {
+    const values = filled((v) => (v.service = 'google_ads'));
+    expect(checkMonitorForm(values, free).errors.service).toBe('Opens with the Google Ads integration.');
+  });
+
+  it('refuses a service the catalogue offers but this app has no module for', () => {
+    const newer = {
+      ...catalogue,
+      list: catalogue.list.map((entry) =>
+        entry.service === 'facebook_ads' ? { ...entry, available: true, unavailableReason: null } : entry,
+      ),
+    };
+    const values = filled((v) => (v.service = 'facebook_ads'));
+    expect(checkMonitorForm(values, { ...free, catalogue: newer }).errors.service).toBe(
+      'Meta ads monitors cannot be created from this page yet.',
+    );
   });
 
   it('reports the spec rule itself when no field explains it', () => {
@@ -268,7 +291,7 @@ describe('form options', () => {
     expect(editing).toMatchObject({
       name: 'Checkout',
       intervalSeconds: '600',
-      url: 'https://shop.example.com',
+      target: { url: 'https://shop.example.com' },
     });
     const fresh = initialFormValues(free, undefined, { contactEmail: 'owner@shop.com', telPhone: null });
     expect(fresh.email).toEqual({ checked: true, name: '', email: 'owner@shop.com' });

@@ -2,8 +2,7 @@ import {
   isAlertSettingsValid,
   isEmailShape,
   PHONE_NUMBER_MESSAGE,
-  websiteConditions,
-  websiteTarget,
+  type Connection,
   type Monitor,
   type MonitorInput,
   type PhoneCountry,
@@ -14,9 +13,12 @@ import { phoneValueFromE164, phoneValueToE164 } from '../../components/phone-inp
 import { formatInterval } from '../../lib/format-time.ts';
 import { toLanguageOptions, type SelectOption } from '../../lib/language-options.ts';
 import type { Bounds, MonitorCatalogue } from './api/get-monitor-service.ts';
+import { checkBounds, type FormErrors } from './form-numbers.ts';
+import { checkConditions, conditionsOf, defaultConditions } from './services/conditions.ts';
+import { serviceModule, serviceModuleOfProvider } from './services/index.ts';
+import type { ConditionValue, ServicePart, TargetValues } from './services/types.ts';
 
-/** One condition as the form holds it: on/off plus its parameters (numbers may be '' while typed). */
-export type ConditionValue = { enabled: boolean } & Record<string, string | number | boolean>;
+export type { ConditionValue } from './services/types.ts';
 
 export interface PhoneChannelValues {
   checked: boolean;
@@ -27,10 +29,14 @@ export interface PhoneChannelValues {
   national: string;
 }
 
+/**
+ * The form's values. The shared part (name, schedule, language, alert channels) is typed here; `target` is
+ * the service's own part, which its module (services/) types, checks and turns into the body.
+ */
 export interface MonitorFormValues {
   service: string;
   name: string;
-  url: string;
+  target: TargetValues;
   conditions: Record<string, ConditionValue>;
   /** Select values are strings; the body carries numbers. */
   intervalSeconds: string;
@@ -88,7 +94,7 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export type MonitorFormErrors = Record<string, string>;
+export type MonitorFormErrors = FormErrors;
 
 /** The message the server gives for the spec's alert-settings rule (contracts `monitorInput`). */
 export const ALERT_SETTINGS_MESSAGE =
@@ -155,16 +161,6 @@ export function intervalHint(limits: MonitorFormLimits): string {
   return `Your ${limits.plan.name} plan checks at most every ${formatInterval(floor)}.`;
 }
 
-export function defaultConditions(service: ServiceDefinition | undefined): Record<string, ConditionValue> {
-  const conditions: Record<string, ConditionValue> = {};
-  for (const definition of service?.conditions ?? []) {
-    const value: ConditionValue = { enabled: definition.enabledByDefault };
-    for (const param of definition.params) value[param.key] = param.default;
-    conditions[definition.key] = value;
-  }
-  return conditions;
-}
-
 function phoneChannelValues(
   settings: Monitor['smsSettings'] | undefined,
   contactPhone: string | null | undefined,
@@ -195,20 +191,16 @@ export function initialFormValues(
   { contactEmail, telPhone }: UserContacts = {},
 ): MonitorFormValues {
   const { catalogue } = limits;
-  const firstAvailable = catalogue.list.find((entry) => entry.available);
-  const service = monitor?.service ?? firstAvailable?.service ?? '';
-  const conditions = defaultConditions(serviceOf(catalogue, service));
-  for (const [key, value] of Object.entries(monitor?.conditions ?? {})) {
-    conditions[key] = { ...conditions[key], ...(value as ConditionValue) };
-  }
+  const firstCreatable = catalogue.list.find((entry) => isCreatable(entry));
+  const service = monitor?.service ?? firstCreatable?.service ?? '';
   const interval =
     monitor?.intervalSeconds ?? Math.max(catalogue.intervalSeconds.default, shortestInterval(limits));
   const languages = languageOptions(catalogue);
   return {
     service,
     name: monitor?.name ?? '',
-    url: monitor?.target.url ?? '',
-    conditions,
+    target: serviceModule(service)?.initialTarget(monitor) ?? {},
+    conditions: conditionsOf(serviceOf(catalogue, service), monitor?.conditions),
     intervalSeconds: String(interval),
     repeatIntervalMinutes: String(monitor?.repeatIntervalMinutes ?? catalogue.repeatIntervalMinutes.default),
     confirmations: monitor?.confirmations ?? catalogue.confirmations.default,
@@ -223,42 +215,6 @@ export function initialFormValues(
     sms: phoneChannelValues(monitor?.smsSettings, telPhone),
     call: phoneChannelValues(monitor?.callSettings, telPhone),
   };
-}
-
-function toNumber(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value === 'string' && value.trim() !== '') {
-    const parsed = Number(value);
-    return Number.isFinite(parsed) ? parsed : null;
-  }
-  return null;
-}
-
-/** A whole number within the bounds, or null with the field's error set. */
-function checkBounds(
-  errors: MonitorFormErrors,
-  field: string,
-  value: unknown,
-  bounds: { min?: number | undefined; max?: number | undefined },
-  unit = '',
-): number | null {
-  const number = toNumber(value);
-  const within = inBounds(number, bounds);
-  if (within !== null) return within;
-  const suffix = unit ? ` ${unit}` : '';
-  const format = (n: number) => n.toLocaleString('en-US');
-  errors[field] =
-    bounds.min !== undefined && bounds.max !== undefined
-      ? `Enter a whole number from ${format(bounds.min)} to ${format(bounds.max)}${suffix}.`
-      : 'Enter a whole number.';
-  return null;
-}
-
-function inBounds(value: number | null, bounds: { min?: number | undefined; max?: number | undefined }) {
-  if (value === null || !Number.isInteger(value)) return null;
-  if (bounds.min !== undefined && value < bounds.min) return null;
-  if (bounds.max !== undefined && value > bounds.max) return null;
-  return value;
 }
 
 function phoneSettings(
@@ -300,48 +256,22 @@ export function checkMonitorForm(
   const errors: MonitorFormErrors = {};
 
   const service = serviceOf(catalogue, values.service);
+  const registered = serviceModule(values.service);
   if (!service) errors.service = 'Choose what to watch.';
   else if (!service.available) {
     errors.service = service.unavailableReason ?? `${service.name} monitors cannot be created yet.`;
-  }
+  } else if (!registered) errors.service = `${service.name} monitors cannot be created from this page yet.`;
 
   const name = values.name.trim();
   if (!name) errors.name = 'Give the monitor a name.';
   else if (name.length > 100) errors.name = 'A name has at most 100 characters.';
 
-  const target = websiteTarget.safeParse({ url: values.url });
-  if (!target.success) errors.url = target.error.issues[0]?.message ?? 'Enter a full web address.';
-
-  const conditions: Record<string, ConditionValue> = {};
-  let enabledCount = 0;
-  for (const definition of service?.conditions ?? []) {
-    const current = values.conditions[definition.key] ?? { enabled: false };
-    const condition: ConditionValue = { enabled: current.enabled };
-    if (current.enabled) enabledCount += 1;
-    for (const param of definition.params) {
-      const field = `conditions.${definition.key}.${param.key}`;
-      const raw = current[param.key] ?? param.default;
-      if (param.type === 'number') {
-        // A check that is off keeps a value the server accepts: its own when within bounds, else the default.
-        const number = current.enabled
-          ? checkBounds(errors, field, raw, param, param.unit)
-          : inBounds(toNumber(raw), param);
-        condition[param.key] = number ?? (typeof param.default === 'number' ? param.default : 0);
-      } else {
-        condition[param.key] = String(raw).trim();
-      }
-    }
-    conditions[definition.key] = condition;
-  }
-  if (service && enabledCount === 0) errors.conditions = 'Turn on at least one check.';
-  if (service?.service === 'website') {
-    const parsed = websiteConditions.safeParse(conditions);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = ['conditions', ...issue.path.map(String)].join('.');
-        if (!Object.keys(errors).some((key) => key.startsWith(field))) errors[field] = issue.message;
-      }
-    }
+  let part: ServicePart | null = null;
+  if (service && registered) {
+    const conditions = checkConditions(errors, service, values.conditions);
+    const checked = registered.check(values.target, conditions);
+    for (const [field, message] of Object.entries(checked.errors)) errors[field] ??= message;
+    part = checked.part;
   }
 
   const floor = shortestInterval(limits);
@@ -390,16 +320,20 @@ export function checkMonitorForm(
     if (!explained) errors.alertSettings = ALERT_SETTINGS_MESSAGE;
   }
 
-  if (Object.keys(errors).length > 0 || interval === null || repeat === null || confirmations === null) {
+  if (
+    Object.keys(errors).length > 0 ||
+    part === null ||
+    interval === null ||
+    repeat === null ||
+    confirmations === null
+  ) {
     return { errors, body: null };
   }
   return {
     errors,
     body: {
       name,
-      service: 'website',
-      target: { url: values.url.trim() },
-      conditions: conditions as unknown as MonitorInput['conditions'],
+      ...part,
       intervalSeconds: interval,
       repeatIntervalMinutes: repeat,
       confirmations,
@@ -407,4 +341,51 @@ export function checkMonitorForm(
       ...settings,
     },
   };
+}
+
+/** A service the form can create: the catalogue offers it and this app has its module. */
+export function isCreatable(service: ServiceDefinition): boolean {
+  return service.available && serviceModule(service.service) !== undefined;
+}
+
+/** The values of another service: its empty section and the catalogue's default conditions. */
+export function switchService(
+  values: MonitorFormValues,
+  catalogue: MonitorCatalogue,
+  service: string,
+): MonitorFormValues {
+  return {
+    ...values,
+    service,
+    target: serviceModule(service)?.initialTarget() ?? {},
+    conditions: defaultConditions(serviceOf(catalogue, service)),
+  };
+}
+
+/**
+ * The values with a connection just made chosen: on the service that watches through its provider (switching
+ * to it, with its defaults, when the form was on another).
+ */
+export function withConnection(
+  values: MonitorFormValues,
+  catalogue: MonitorCatalogue,
+  connection: Connection,
+): MonitorFormValues {
+  const registered = serviceModuleOfProvider(connection.provider);
+  if (!registered?.withConnection) return values;
+  const current =
+    values.service === registered.service ? values : switchService(values, catalogue, registered.service);
+  return { ...current, target: registered.withConnection(current.target, connection) };
+}
+
+/** Whether saved values (from before connecting a shop) have the form's shape, so they can be restored. */
+export function isFormValues(value: unknown): value is MonitorFormValues {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const isObject = (key: string) => typeof record[key] === 'object' && record[key] !== null;
+  return (
+    typeof record.service === 'string' &&
+    typeof record.name === 'string' &&
+    ['target', 'conditions', 'email', 'sms', 'call'].every(isObject)
+  );
 }

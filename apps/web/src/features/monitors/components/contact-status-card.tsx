@@ -18,6 +18,7 @@ import { IconMail, IconMessage, IconPhone } from '../../../components/icons.tsx'
 import { ErrorState } from '../../../components/page-states.tsx';
 import { useRequest } from '../../../lib/use-request.ts';
 import { getContactStatus } from '../api/get-contact-status.ts';
+import { monitorEditPath } from '../paths.ts';
 
 const CHANNELS: Record<ContactStatus['channel'], { label: string; icon: ReactNode }> = {
   call: { label: 'Phone call', icon: <IconPhone size={16} /> },
@@ -107,7 +108,7 @@ function Contacts({ data, monitorId }: { data: MonitorContacts; monitorId: strin
       {data.list.length === 0 ? (
         <Text size="sm">
           No channel is ticked, so nobody is alerted; incidents still show on the Alerts page.{' '}
-          <Anchor component={Link} to={`/monitor_edit?monitorId=${encodeURIComponent(monitorId)}`} size="sm">
+          <Anchor component={Link} to={monitorEditPath(monitorId)} size="sm">
             Choose who gets alerts
           </Anchor>
         </Text>

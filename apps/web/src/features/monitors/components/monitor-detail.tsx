@@ -34,12 +34,17 @@ import {
 } from '../../../lib/format-time.ts';
 import { useRequest } from '../../../lib/use-request.ts';
 import { getMonitorStats } from '../api/get-monitor-stats.ts';
+import { monitorEditPath } from '../paths.ts';
+import { serviceModule } from '../services/index.ts';
 import { summariseStats } from '../stats-summary.ts';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
 import { ContactStatusCard } from './contact-status-card.tsx';
 import { MonitorStatusBadge } from './monitor-status-badge.tsx';
 import { useLiveMonitor } from './use-live-monitor.ts';
 import { useMonitorActions } from './use-monitor-actions.ts';
+
+/** A monitor of a service this app has no module for (a newer server): its name and status still show. */
+const UNKNOWN_SERVICE = { TargetHeader: () => null, TargetDetail: undefined };
 
 const ResponseTimeChart = lazy(() => import('./response-time-chart.tsx'));
 
@@ -153,6 +158,8 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
     );
   }
 
+  const { TargetHeader, TargetDetail } = serviceModule(monitor.service) ?? UNKNOWN_SERVICE;
+
   async function toggle(current: Monitor) {
     if (await run(current.paused ? 'start' : 'pause', [current.monitorId])) info.reload();
   }
@@ -172,15 +179,7 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
             </Title>
             <MonitorStatusBadge status={monitor.status} />
           </Group>
-          <Anchor
-            href={monitor.target.url}
-            target="_blank"
-            rel="noopener noreferrer"
-            size="sm"
-            truncate="end"
-          >
-            {monitor.target.url}
-          </Anchor>
+          <TargetHeader monitor={monitor} />
           <Text size="sm" c="dimmed">
             Checked every {formatInterval(monitor.intervalSeconds)}
             {monitor.lastCheckedAt
@@ -212,7 +211,7 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
             variant="default"
             leftSection={<IconPencil size={16} />}
             component={Link}
-            to={`/monitor_edit?monitorId=${encodeURIComponent(monitor.monitorId)}`}
+            to={monitorEditPath(monitor.monitorId)}
           >
             Edit
           </Button>
@@ -238,6 +237,8 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
           No checks run and no alerts go out until you start this monitor again.
         </Alert>
       ) : null}
+
+      {TargetDetail ? <TargetDetail monitor={monitor} /> : null}
 
       <ResponseTimes monitor={monitor} range={range} onRange={setRange} />
 

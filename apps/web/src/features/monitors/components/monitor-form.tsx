@@ -17,28 +17,34 @@ import type { ErrorDetail, MonitorInput } from '@vigil/contracts';
 import { IconAlertTriangle, IconMessage, IconPhone } from '../../../components/icons.tsx';
 import { useRequest } from '../../../lib/use-request.ts';
 import { getVerifiedContacts } from '../api/get-verified-contacts.ts';
+import { startConnect } from '../connect/start-connect.ts';
 import {
   channelOffer,
   checkMonitorForm,
-  defaultConditions,
   intervalHint,
   intervalOptions,
+  isCreatable,
   languageOptions,
   repeatOptions,
   normaliseEmail,
   serviceOf,
+  switchService,
   type MonitorFormLimits,
   type MonitorFormValues,
 } from '../monitor-form.ts';
+import { serviceModule } from '../services/index.ts';
+import type { ConnectAccount } from '../services/types.ts';
 import { ConditionFields } from './condition-fields.tsx';
 import { EmailChannelFields } from './email-channel-fields.tsx';
 import { PhoneChannelFields } from './phone-channel-fields.tsx';
 import { ServicePicker } from './service-picker.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 
-/** The server's field paths (contracts) → the form's. */
-export function formFieldOf(path: string): string {
-  if (path === 'target.url' || path === 'target') return 'url';
+/** The server's field paths (contracts) → the form's; the service's module maps those of its target. */
+export function formFieldOf(path: string, service: string): string {
+  if (path === 'target' || path.startsWith('target.')) {
+    return serviceModule(service)?.formFieldOf?.(path) ?? path;
+  }
   if (path === 'emailSettings') return 'alertSettings';
   // The server refuses a whole phone channel (not in the plan) on the group itself.
   const group = /^(sms|call)Settings$/.exec(path);
@@ -54,7 +60,10 @@ export function formFieldOf(path: string): string {
 interface MonitorFormProps {
   limits: MonitorFormLimits;
   initialValues: MonitorFormValues;
-  editing: boolean;
+  /** The monitor being edited; absent while creating one. */
+  monitorId?: string | undefined;
+  /** This page's app path and query: connecting a shop comes back here, with the form as it was. */
+  returnTo: string;
   /** Sends the body; resolves with the server's field errors when it refused, nothing when it saved. */
   onSubmit: (body: MonitorInput) => Promise<ErrorDetail[] | undefined>;
   onCancel: () => void;
@@ -66,15 +75,18 @@ interface MonitorFormProps {
 export function MonitorForm({
   limits,
   initialValues,
-  editing,
+  monitorId,
+  returnTo,
   onSubmit,
   onCancel,
   pricingPath,
 }: MonitorFormProps) {
+  const editing = monitorId !== undefined;
   const [submitting, setSubmitting] = useState(false);
   const form = useForm<MonitorFormValues>({ mode: 'controlled', initialValues });
   const values = form.getValues();
   const service = serviceOf(limits.catalogue, values.service);
+  const registered = serviceModule(values.service);
   const plan = limits.plan;
   const contacts = useRequest('verified-contacts', getVerifiedContacts);
   const [verifiedNow, setVerifiedNow] = useState<string[]>([]);
@@ -104,15 +116,20 @@ export function MonitorForm({
     const details = await onSubmit(body);
     setSubmitting(false);
     if (details && details.length > 0) {
-      form.setErrors(Object.fromEntries(details.map((detail) => [formFieldOf(detail.path), detail.message])));
+      const service = form.getValues().service;
+      form.setErrors(
+        Object.fromEntries(details.map((detail) => [formFieldOf(detail.path, service), detail.message])),
+      );
     }
   }
+
+  const connect: ConnectAccount = (request) =>
+    startConnect({ ...request, returnTo, values: form.getValues() });
 
   const errorCount = Object.keys(form.errors).length;
   const knownFields = new Set([
     'service',
     'name',
-    'url',
     'conditions',
     'intervalSeconds',
     'repeatIntervalMinutes',
@@ -122,7 +139,9 @@ export function MonitorForm({
   ]);
   const otherErrors = Object.entries(form.errors).filter(
     ([field]) =>
-      !knownFields.has(field) && !/^(conditions\.[^.]+\.[^.]+|email\.(name|email)|sms\.|call\.)/.test(field),
+      !knownFields.has(field) &&
+      !registered?.shownErrors.test(field) &&
+      !/^(conditions\.[^.]+\.[^.]+|email\.(name|email)|sms\.|call\.)/.test(field),
   );
 
   return (
@@ -138,32 +157,33 @@ export function MonitorForm({
         <SectionCard id="monitor-what" title="What to watch">
           <ServicePicker
             services={limits.catalogue.list}
+            isCreatable={isCreatable}
             value={values.service}
             onChange={(next) => {
-              form.setFieldValue('service', next);
-              form.setFieldValue('conditions', defaultConditions(serviceOf(limits.catalogue, next)));
+              form.setValues(switchService(form.getValues(), limits.catalogue, next));
+              form.clearErrors();
             }}
             error={form.errors.service as string | undefined}
             locked={editing}
           />
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <TextInput
-              label="Name"
-              placeholder="Storefront home page"
-              required
-              maxLength={100}
-              {...form.getInputProps('name')}
+          <TextInput
+            label="Name"
+            placeholder="Main storefront"
+            required
+            maxLength={100}
+            w={{ base: '100%', sm: '50%' }}
+            {...form.getInputProps('name')}
+          />
+          {service && registered ? (
+            <registered.Section
+              key={values.service}
+              form={form}
+              definition={service}
+              monitorId={monitorId}
+              initialTarget={initialValues.service === values.service ? initialValues.target : undefined}
+              connect={connect}
             />
-            <TextInput
-              label={service?.targetLabel ?? 'Address'}
-              placeholder="https://shop.example.com"
-              description="The full address, starting with https:// or http://"
-              type="url"
-              required
-              inputWrapperOrder={['label', 'input', 'description', 'error']}
-              {...form.getInputProps('url')}
-            />
-          </SimpleGrid>
+          ) : null}
         </SectionCard>
 
         {service ? (

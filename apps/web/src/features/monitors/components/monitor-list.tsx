@@ -26,13 +26,11 @@ import { ErrorState } from '../../../components/page-states.tsx';
 import { formatMs, formatPercent, formatRelativeTime, formatDateTime } from '../../../lib/format-time.ts';
 import { useRequest } from '../../../lib/use-request.ts';
 import { MONITOR_PAGE_SIZE, getMonitors } from '../api/get-monitors.ts';
+import { monitorDetailPath } from '../paths.ts';
+import { serviceModule } from '../services/index.ts';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
 import { MonitorStatusBadge } from './monitor-status-badge.tsx';
 import { useMonitorActions, type MonitorAction } from './use-monitor-actions.ts';
-
-export function monitorDetailPath(monitorId: string): string {
-  return `/monitor?monitorId=${encodeURIComponent(monitorId)}`;
-}
 
 const COLUMNS = ['Status', 'Monitor', 'Last check', 'Uptime (24 h)', 'Response time'];
 
@@ -46,6 +44,11 @@ function LoadingTable() {
       </Stack>
     </Paper>
   );
+}
+
+function TargetSummary({ monitor }: { monitor: Monitor }) {
+  const Summary = serviceModule(monitor.service)?.TargetSummary;
+  return Summary ? <Summary monitor={monitor} /> : null;
 }
 
 /** The monitor list of one page: status, target, last check, uptime, response time; bulk actions. */
@@ -219,9 +222,7 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
                     <Anchor component={Link} to={monitorDetailPath(monitor.monitorId)} fw={600}>
                       {monitor.name}
                     </Anchor>
-                    <Text size="sm" c="dimmed" truncate="end">
-                      {monitor.target.url}
-                    </Text>
+                    <TargetSummary monitor={monitor} />
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm" title={formatDateTime(monitor.lastCheckedAt)}>

@@ -1,15 +1,20 @@
 import { Badge, Group, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ServiceDefinition } from '@vigil/contracts';
 
-/** The catalogue's services as cards; those not available yet are shown, disabled, with their reason. */
+/**
+ * The catalogue's services as cards; those not available yet (per the catalogue, or without a module in this
+ * app) are shown, disabled, with their reason.
+ */
 export function ServicePicker({
   services,
+  isCreatable,
   value,
   onChange,
   error,
   locked,
 }: {
   services: ServiceDefinition[];
+  isCreatable: (service: ServiceDefinition) => boolean;
   value: string;
   onChange: (service: string) => void;
   error?: string | undefined;
@@ -26,7 +31,8 @@ export function ServicePicker({
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" mt="xs">
         {services.map((service) => {
-          const disabled = !service.available || (locked === true && service.service !== value);
+          const creatable = isCreatable(service);
+          const disabled = !creatable || (locked === true && service.service !== value);
           return (
             <Radio.Card
               key={service.service}
@@ -41,7 +47,7 @@ export function ServicePicker({
                 <Stack gap={4}>
                   <Group gap="xs">
                     <Text fw={600}>{service.name}</Text>
-                    {!service.available ? (
+                    {!creatable ? (
                       <Badge size="xs" variant="light" color="gray">
                         Not available yet
                       </Badge>
@@ -50,7 +56,7 @@ export function ServicePicker({
                   <Text size="sm" c="dimmed">
                     {service.description}
                   </Text>
-                  {!service.available && service.unavailableReason ? (
+                  {!creatable && service.unavailableReason ? (
                     <Text size="sm">{service.unavailableReason}</Text>
                   ) : null}
                 </Stack>
