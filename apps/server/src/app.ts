@@ -173,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         clock,
         cipher: deps.tokenCipher!,
         shopify: shopify.binding,
+        limiter,
         log: app.log,
       }),
       authenticate,

@@ -1,6 +1,6 @@
 import type { JobAttempt, WorkerDeps } from '../jobs/job.ts';
 import { addMs } from '../lib/clock.ts';
-import { conditionLabel } from '../modules/monitors/service-catalogue.ts';
+import { conditionLabel, describeTarget } from '../modules/monitors/service-catalogue.ts';
 import { alertEmail } from '../notify/alert-email.ts';
 import { isTransientEmailError } from '../notify/email.ts';
 import { deliverAlertJob } from '../jobs/deliver-alert.job.ts';
@@ -65,7 +65,7 @@ export async function deliverAlert(
     to: delivery.recipient,
     event: delivery.event,
     monitorName: delivery.monitorName,
-    target: (delivery.target as { url?: string } | null)?.url ?? '',
+    target: describeTarget(delivery.service, delivery.target),
     conditionLabel: conditionLabel(delivery.service, delivery.conditionKey),
     summary: delivery.summary,
     openedAt: delivery.openedAt,

@@ -7,6 +7,7 @@ import { randomToken, sha256Hex } from '../../lib/secrets.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
 import type { ShopifyBinding } from '../../services/shopify/shopify.binding.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
+import { LIMITS, type RateLimiter } from '../rate-limits/rate-limit.service.ts';
 import type { ConnectionRow } from './connection.repository.ts';
 
 /** A binding's `state` is valid this long. */
@@ -60,6 +61,7 @@ export function createConnectionService(deps: {
   clock: Clock;
   cipher: TokenCipher;
   shopify: ShopifyBinding;
+  limiter: RateLimiter;
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
 }) {
   const { store, clock, cipher, shopify, log } = deps;
@@ -105,6 +107,10 @@ export function createConnectionService(deps: {
         typed ??= (monitor.target as { shop?: string }).shop;
       }
       if (!typed) throw new AppError('INVALID', 'Enter your shop’s address, like hoodies.myshopify.com.');
+      await deps.limiter.consume(
+        [LIMITS.connectByUser(session.userId)],
+        (retryIn) => `You started connecting a shop many times in the last hour. Try again ${retryIn}.`,
+      );
       const { shop } = await shopify.resolve(typed);
       const { state, expiresAt } = await newState(session.userId, monitorId, shop);
       return { url: shopify.authorizeUrl(shop, state), account: shop, expiresAt: expiresAt.toISOString() };

@@ -296,3 +296,13 @@ export function conditionLabel(service: ServiceId | string, conditionKey: string
   const condition = findService(service)?.conditions.find((c) => c.key === conditionKey);
   return condition?.label ?? conditionKey;
 }
+
+/** What a monitor watches, in a few words for an alert: the address, or the shop and how many products. */
+export function describeTarget(service: string, target: unknown): string {
+  const value = (target ?? {}) as { url?: unknown; shop?: unknown; products?: unknown };
+  if (service === 'shopify' && typeof value.shop === 'string') {
+    const count = Array.isArray(value.products) ? value.products.length : 0;
+    return count > 0 ? `${value.shop} (${count} product${count === 1 ? '' : 's'})` : value.shop;
+  }
+  return typeof value.url === 'string' ? value.url : '';
+}

@@ -31,6 +31,12 @@ export const LIMITS = {
     limit: 10,
     windowMs: HOUR_MS,
   }),
+  /** Each try resolves the typed shop over the network: a person needs a few, a script many. */
+  connectByUser: (userId: string): LimitRule => ({
+    key: `connect:user:${userId}`,
+    limit: 30,
+    windowMs: HOUR_MS,
+  }),
   checkNowByMonitor: (monitorId: string): LimitRule => ({
     key: `check-now:monitor:${monitorId}`,
     limit: 10,
