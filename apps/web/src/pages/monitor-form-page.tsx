@@ -10,17 +10,9 @@ import { getMonitorInfo } from '../features/monitors/api/get-monitor-info.ts';
 import { getMonitorService } from '../features/monitors/api/get-monitor-service.ts';
 import { updateMonitor } from '../features/monitors/api/update-monitor.ts';
 import { MonitorForm } from '../features/monitors/components/monitor-form.tsx';
-import {
-  clearOAuthReturn,
-  isReturnTo,
-  readOAuthReturn,
-} from '../features/monitors/connect/oauth-return.ts';
+import { clearOAuthReturn, isReturnTo, readOAuthReturn } from '../features/monitors/connect/oauth-return.ts';
 import { MONITOR_CREATE_PATH, monitorDetailPath, monitorEditPath } from '../features/monitors/paths.ts';
-import {
-  initialFormValues,
-  isFormValues,
-  withConnection,
-} from '../features/monitors/monitor-form.ts';
+import { initialFormValues, isFormValues, withConnection } from '../features/monitors/monitor-form.ts';
 import { getPlans } from '../features/plans/api/get-plans.ts';
 import { stringifyQuery } from '../lib/query-string.ts';
 import { useRequest } from '../lib/use-request.ts';
@@ -139,7 +131,7 @@ export function MonitorFormPage({
       <MonitorForm
         limits={limits}
         initialValues={initialValues}
-        monitorId={monitorId}
+        monitor={existing.data}
         returnTo={returnTo}
         onSubmit={save}
         onCancel={() => void navigate(monitorId ? monitorDetailPath(monitorId) : '/monitor')}

@@ -132,7 +132,10 @@ describe('/monitor_create, Shopify', () => {
     await chooseShopify(user);
     await user.click(await screen.findByRole('radio', { name: /Hoodies/ }));
     await user.click(await screen.findByRole('checkbox', { name: 'Hoodie 2' }));
-    expect(getShopifyProducts).toHaveBeenCalledWith({ connectionId: hoodies.connectionId }, expect.any(AbortSignal));
+    expect(getShopifyProducts).toHaveBeenCalledWith(
+      { connectionId: hoodies.connectionId },
+      expect.any(AbortSignal),
+    );
     await user.click(screen.getByRole('textbox', { name: /^Name/ }));
     await user.paste('Hoodies shop');
     await user.click(screen.getByRole('button', { name: 'Create monitor' }));
@@ -141,7 +144,10 @@ describe('/monitor_create, Shopify', () => {
       name: 'Hoodies shop',
       service: 'shopify',
       target: { connectionId: hoodies.connectionId, productIds: [productId(2)] },
-      conditions: { product_out_of_stock: { enabled: true, threshold: 0 }, app_uninstalled: { enabled: true } },
+      conditions: {
+        product_out_of_stock: { enabled: true, threshold: 0 },
+        app_uninstalled: { enabled: true },
+      },
     });
   });
 
@@ -189,7 +195,9 @@ describe('/monitor_create, Shopify', () => {
     await user.click(screen.getByRole('textbox', { name: /Connect another shop/ }));
     await user.paste('new-shop.com');
     await user.click(screen.getByRole('button', { name: 'Connect' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://shopify.example/admin/oauth/authorize?client_id=x'));
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith('https://shopify.example/admin/oauth/authorize?client_id=x'),
+    );
     expect(getOAuthUri).toHaveBeenCalledWith({ service: 'shopify', shop: 'new-shop.com' });
     const saved = readOAuthReturn();
     expect(saved?.returnTo).toBe(`/monitor_create?redirect=${redirect}`);
@@ -216,7 +224,10 @@ describe('/monitor_create, Shopify', () => {
     saveOAuthReturn({ returnTo: '/monitor_create', values });
     window.sessionStorage.setItem(
       OAUTH_RETURN_KEY,
-      JSON.stringify({ ...JSON.parse(window.sessionStorage.getItem(OAUTH_RETURN_KEY)!), connection: hoodies }),
+      JSON.stringify({
+        ...JSON.parse(window.sessionStorage.getItem(OAUTH_RETURN_KEY)!),
+        connection: hoodies,
+      }),
     );
     renderAt('/app/monitor_create');
     expect(await screen.findByRole('textbox', { name: /^Name/ })).toHaveValue('Before leaving');
@@ -273,7 +284,10 @@ describe('/monitor_edit, Shopify', () => {
     const user = userEvent.setup({ delay: null });
     renderAt(`/app/monitor_edit?monitorId=${monitor.monitorId}`);
     expect(await screen.findByRole('checkbox', { name: 'Hoodie 1' })).toBeChecked();
-    expect(getShopifyProducts).toHaveBeenCalledWith({ monitorId: monitor.monitorId }, expect.any(AbortSignal));
+    expect(getShopifyProducts).toHaveBeenCalledWith(
+      { monitorId: monitor.monitorId },
+      expect.any(AbortSignal),
+    );
     expect(screen.getByText('1 product chosen')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(updateMonitor).toHaveBeenCalledTimes(1));

@@ -2,16 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Monitor } from '@vigil/contracts';
 import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
 import { renderWithProviders, Where } from '../test/render.tsx';
-import {
-  aConnection,
-  aMonitor,
-  anAlert,
-  aShopifyMonitor,
-  failed,
-  ok,
-} from '../test/monitor-fixtures.ts';
+import { aConnection, aMonitor, anAlert, aShopifyMonitor, failed, ok } from '../test/monitor-fixtures.ts';
 import { getOAuthUri } from '../features/monitors/api/get-oauth-uri.ts';
 import { readOAuthReturn } from '../features/monitors/connect/oauth-return.ts';
 import { getMonitors } from '../features/monitors/api/get-monitors.ts';
@@ -45,7 +39,7 @@ const checkout = aMonitor({
   target: { url: 'https://shop.example.com/checkout' },
 });
 const blog = aMonitor({ monitorId: id(3), name: 'Blog', status: 'paused', paused: true, uptime24h: null });
-const pageOf = (list = [storefront, checkout, blog], total = list.length, page = 1) =>
+const pageOf = (list: Monitor[] = [storefront, checkout, blog], total = list.length, page = 1) =>
   ok({ list, total, page, pageSize: 20 });
 
 function renderAt(url: string) {

@@ -57,7 +57,7 @@ export default function MonitorPage() {
     <>
       <PageHeader
         title="Monitors"
-        description="Each monitor watches one page of your storefront and alerts you when it breaks."
+        description="Each monitor watches a page of your site or your Shopify shop, and alerts you when it breaks."
         actions={
           <Button component={Link} to="/monitor_create" leftSection={<IconPlus />}>
             New monitor

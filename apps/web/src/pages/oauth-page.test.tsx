@@ -95,7 +95,9 @@ describe('/oauth after connecting a shop', () => {
 
   it("shows the server's refusal with a way back to the monitor form", async () => {
     saveOAuthReturn({ returnTo: '/monitor_create' });
-    vi.mocked(bindConnection).mockResolvedValue(failed(400, 'This connection link has expired. Connect again.'));
+    vi.mocked(bindConnection).mockResolvedValue(
+      failed(400, 'This connection link has expired. Connect again.'),
+    );
     renderAt(shopifyReturn('code-expired'));
     expect(await screen.findByText('This connection link has expired. Connect again.')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'We could not connect your shop' })).toBeInTheDocument();

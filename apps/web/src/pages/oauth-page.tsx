@@ -46,7 +46,15 @@ function Working({ title, subtitle }: { title: string; subtitle: string }) {
   );
 }
 
-function Failed({ title, message, back }: { title: string; message: string; back: { to: string; label: string } }) {
+function Failed({
+  title,
+  message,
+  back,
+}: {
+  title: string;
+  message: string;
+  back: { to: string; label: string };
+}) {
   return (
     <AuthLayout title={title}>
       <Stack gap="md">

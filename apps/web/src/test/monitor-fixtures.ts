@@ -333,8 +333,18 @@ export function aShopifyMonitor(overrides: Partial<ShopifyMonitor> = {}): Shopif
           handle: 'hoodie-1',
           imageUrl: null,
           variants: [
-            { variantId: 'gid://shopify/ProductVariant/1', title: 'Small', price: '39.00', inventoryItemId: '1' },
-            { variantId: 'gid://shopify/ProductVariant/2', title: 'Large', price: '44.00', inventoryItemId: '2' },
+            {
+              variantId: 'gid://shopify/ProductVariant/1',
+              title: 'Small',
+              price: '39.00',
+              inventoryItemId: '1',
+            },
+            {
+              variantId: 'gid://shopify/ProductVariant/2',
+              title: 'Large',
+              price: '44.00',
+              inventoryItemId: '2',
+            },
           ],
         },
       ],

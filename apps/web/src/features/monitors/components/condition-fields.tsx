@@ -3,19 +3,16 @@ import type { UseFormReturnType } from '@mantine/form';
 import type { ServiceDefinition } from '@vigil/contracts';
 import type { MonitorFormValues } from '../monitor-form.ts';
 
-/** Words for the values of a choice parameter (the keyword check's mode); others show as given. */
-const OPTION_LABELS: Record<string, string> = {
-  missing: 'is missing from the page',
-  present: 'appears on the page',
-};
-
 /** Each of the service's conditions: on/off, and when on, its parameters within the catalogue's bounds. */
 export function ConditionFields({
   service,
   form,
+  optionLabels = {},
 }: {
   service: ServiceDefinition;
   form: UseFormReturnType<MonitorFormValues>;
+  /** Words for the values of a choice parameter (the service module's); others show as given. */
+  optionLabels?: Readonly<Record<string, string>> | undefined;
 }) {
   const { conditions } = form.getValues();
   return (
@@ -43,7 +40,7 @@ export function ConditionFields({
                       <Select
                         key={param.key}
                         label={param.label}
-                        data={param.options.map((value) => ({ value, label: OPTION_LABELS[value] ?? value }))}
+                        data={param.options.map((value) => ({ value, label: optionLabels[value] ?? value }))}
                         allowDeselect={false}
                         w={220}
                         {...form.getInputProps(field)}

@@ -39,7 +39,9 @@ describe('ConnectedShopsCard', () => {
     expect(within(first!).queryByRole('button', { name: /Reconnect/ })).not.toBeInTheDocument();
     expect(within(second!).getByText('Connection lost')).toBeInTheDocument();
     expect(second).toHaveTextContent('The Vigil app was uninstalled from the shop.');
-    expect(within(second!).getByRole('button', { name: 'Reconnect socks.myshopify.com' })).toBeInTheDocument();
+    expect(
+      within(second!).getByRole('button', { name: 'Reconnect socks.myshopify.com' }),
+    ).toBeInTheDocument();
     expect(getConnections).toHaveBeenCalledWith('shopify', expect.any(AbortSignal));
   });
 
@@ -72,7 +74,9 @@ describe('ConnectedShopsCard', () => {
   });
 
   it('offers a retry when the shops cannot be loaded', async () => {
-    vi.mocked(getConnections).mockResolvedValueOnce(failed()).mockResolvedValue(ok({ list: [hoodies] }));
+    vi.mocked(getConnections)
+      .mockResolvedValueOnce(failed())
+      .mockResolvedValue(ok({ list: [hoodies] }));
     const user = userEvent.setup();
     renderWithProviders(<ConnectedShopsCard />);
     await user.click(await screen.findByRole('button', { name: 'Try again' }));

@@ -31,7 +31,12 @@ function ConfirmDisconnect({
 }) {
   const count = connection?.monitors ?? 0;
   return (
-    <Modal opened={connection !== null} onClose={onCancel} title={`Disconnect ${connection?.name ?? ''}?`} centered>
+    <Modal
+      opened={connection !== null}
+      onClose={onCancel}
+      title={`Disconnect ${connection?.name ?? ''}?`}
+      centered
+    >
       <Stack gap="sm">
         <Text size="sm">
           Vigil forgets its access to{' '}
@@ -107,7 +112,12 @@ export function ConnectedShopsCard() {
           No shop is connected yet. Connect your Shopify shop while creating a Shopify monitor: Vigil then
           watches its storefront, checkout and the products you choose.
         </Text>
-        <Button component={Link} to={MONITOR_CREATE_PATH} variant="light" leftSection={<IconPlus size={16} />}>
+        <Button
+          component={Link}
+          to={MONITOR_CREATE_PATH}
+          variant="light"
+          leftSection={<IconPlus size={16} />}
+        >
           New monitor
         </Button>
       </Stack>
@@ -118,7 +128,14 @@ export function ConnectedShopsCard() {
     <>
       <Stack component="ul" gap="xs" m={0} p={0} aria-label="Connected shops">
         {list.map((connection) => (
-          <Paper component="li" key={connection.connectionId} withBorder radius="md" p="sm" style={{ listStyle: 'none' }}>
+          <Paper
+            component="li"
+            key={connection.connectionId}
+            withBorder
+            radius="md"
+            p="sm"
+            style={{ listStyle: 'none' }}
+          >
             <Group justify="space-between" align="flex-start" gap="sm">
               <Stack gap={2} style={{ minWidth: 0, flex: '1 1 220px' }}>
                 <Group gap="xs">
@@ -131,7 +148,9 @@ export function ConnectedShopsCard() {
                 <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {connection.account} · {monitorsUsing(connection.monitors)}
                 </Text>
-                {connection.status !== 'active' ? <Text size="sm">{connectionReason(connection)}</Text> : null}
+                {connection.status !== 'active' ? (
+                  <Text size="sm">{connectionReason(connection)}</Text>
+                ) : null}
               </Stack>
               <Group gap="xs">
                 {connection.status !== 'active' ? <ReconnectButton shop={connection.account} /> : null}

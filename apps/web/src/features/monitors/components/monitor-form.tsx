@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { Link } from 'react-router';
 import { useForm } from '@mantine/form';
-import type { ErrorDetail, MonitorInput } from '@vigil/contracts';
+import type { ErrorDetail, Monitor, MonitorInput } from '@vigil/contracts';
 import { IconAlertTriangle, IconMessage, IconPhone } from '../../../components/icons.tsx';
 import { useRequest } from '../../../lib/use-request.ts';
 import { getVerifiedContacts } from '../api/get-verified-contacts.ts';
@@ -61,7 +61,7 @@ interface MonitorFormProps {
   limits: MonitorFormLimits;
   initialValues: MonitorFormValues;
   /** The monitor being edited; absent while creating one. */
-  monitorId?: string | undefined;
+  monitor?: Monitor | undefined;
   /** This page's app path and query: connecting a shop comes back here, with the form as it was. */
   returnTo: string;
   /** Sends the body; resolves with the server's field errors when it refused, nothing when it saved. */
@@ -75,13 +75,13 @@ interface MonitorFormProps {
 export function MonitorForm({
   limits,
   initialValues,
-  monitorId,
+  monitor,
   returnTo,
   onSubmit,
   onCancel,
   pricingPath,
 }: MonitorFormProps) {
-  const editing = monitorId !== undefined;
+  const editing = monitor !== undefined;
   const [submitting, setSubmitting] = useState(false);
   const form = useForm<MonitorFormValues>({ mode: 'controlled', initialValues });
   const values = form.getValues();
@@ -179,8 +179,10 @@ export function MonitorForm({
               key={values.service}
               form={form}
               definition={service}
-              monitorId={monitorId}
-              initialTarget={initialValues.service === values.service ? initialValues.target : undefined}
+              monitorId={monitor?.monitorId}
+              savedTarget={
+                monitor?.service === values.service ? registered.initialTarget(monitor) : undefined
+              }
               connect={connect}
             />
           ) : null}
@@ -192,7 +194,7 @@ export function MonitorForm({
             title="Checks"
             description="An incident opens when a check that is on fails."
           >
-            <ConditionFields service={service} form={form} />
+            <ConditionFields service={service} form={form} optionLabels={registered?.conditionOptionLabels} />
           </SectionCard>
         ) : null}
 

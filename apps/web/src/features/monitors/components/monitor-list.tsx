@@ -98,8 +98,8 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
           </Button>
         }
       >
-        A monitor checks a page of your shop on a schedule and alerts you by email the moment it breaks: an
-        error page, a timeout, a missing “Add to cart”, an expiring certificate.
+        A monitor checks a page of your site or your Shopify shop on a schedule and alerts you the moment it
+        breaks: an error page, a timeout, a broken checkout, a product out of stock, an expiring certificate.
       </HonestEmptyState>
     );
   }

@@ -2,12 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { aConnection } from '../../../test/monitor-fixtures.ts';
 import { afterBinding, isBindingReturn, pendingBindingRedirect } from './bind-return.ts';
 
-const held = { status: 'held' as const, key: 'held-key-0123456789', account: 'hoodies.myshopify.com', expiresAt: '' };
+const held = {
+  status: 'held' as const,
+  key: 'held-key-0123456789',
+  account: 'hoodies.myshopify.com',
+  expiresAt: '',
+};
 const redirect = encodeURIComponent(JSON.stringify({ auth: 'false', key: held.key }));
 
 describe('a return to /oauth', () => {
   it('is a binding when Shopify signed it (shop and hmac), else a sign-in', () => {
-    expect(isBindingReturn({ code: 'c', state: 's', shop: 'h.myshopify.com', hmac: 'x', timestamp: '1' })).toBe(true);
+    expect(
+      isBindingReturn({ code: 'c', state: 's', shop: 'h.myshopify.com', hmac: 'x', timestamp: '1' }),
+    ).toBe(true);
     expect(isBindingReturn({ code: 'c', state: 's' })).toBe(false);
     expect(isBindingReturn({ code: 'c', state: 's', shop: 'h.myshopify.com' })).toBe(false);
   });
@@ -31,6 +38,8 @@ describe('a return to /oauth', () => {
       status: 'held',
       to: `/monitor_create?redirect=${redirect}`,
     });
-    expect(afterBinding(held, { signedIn: false, returnTo: '/monitor_create' }).to).toBe(`/login?redirect=${redirect}`);
+    expect(afterBinding(held, { signedIn: false, returnTo: '/monitor_create' }).to).toBe(
+      `/login?redirect=${redirect}`,
+    );
   });
 });

@@ -32,8 +32,7 @@ export function pendingBindingRedirect(key: string): string {
 }
 
 export type AfterBinding =
-  | { status: 'bound'; to: string; connection: Connection }
-  | { status: 'held'; to: string };
+  { status: 'bound'; to: string; connection: Connection } | { status: 'held'; to: string };
 
 /**
  * Where a binding return goes next:
@@ -47,8 +46,7 @@ export function afterBinding(
   { signedIn, returnTo }: { signedIn: boolean; returnTo: string | undefined },
 ): AfterBinding {
   if (result.status === 'bound') {
-    const to =
-      returnTo ?? (result.monitorId ? monitorDetailPath(result.monitorId) : MONITOR_CREATE_PATH);
+    const to = returnTo ?? (result.monitorId ? monitorDetailPath(result.monitorId) : MONITOR_CREATE_PATH);
     return { status: 'bound', to, connection: result.connection };
   }
   const redirect = pendingBindingRedirect(result.key);

@@ -26,7 +26,10 @@ async function post(key: string): Promise<Claim> {
   const result = await bindConnection({ key });
   if (!result.ok) return { ok: false, message: messageOf(result) };
   if (result.data.status !== 'bound') {
-    return { ok: false, message: 'The shop is still waiting to be connected. Connect it again from the form.' };
+    return {
+      ok: false,
+      message: 'The shop is still waiting to be connected. Connect it again from the form.',
+    };
   }
   writeClaimed({ ...readClaimed(), [key]: result.data.connection });
   return { ok: true, connection: result.data.connection };

@@ -28,14 +28,20 @@ describe('the saved return from connecting a shop', () => {
     expect(readOAuthReturn(NOW + OAUTH_RETURN_TTL_MS + 1)).toBeNull();
     window.sessionStorage.setItem(OAUTH_RETURN_KEY, '{not json');
     expect(readOAuthReturn(NOW)).toBeNull();
-    window.sessionStorage.setItem(OAUTH_RETURN_KEY, JSON.stringify({ returnTo: 'https://evil.example', savedAt: NOW }));
+    window.sessionStorage.setItem(
+      OAUTH_RETURN_KEY,
+      JSON.stringify({ returnTo: 'https://evil.example', savedAt: NOW }),
+    );
     expect(readOAuthReturn(NOW)).toBeNull();
   });
 
   it('records the connection made on the saved return, or on a new one', () => {
     saveOAuthReturn({ returnTo: '/monitor_create?redirect=x' }, NOW);
     markConnected(aConnection(), '/ignored', NOW);
-    expect(readOAuthReturn(NOW)).toMatchObject({ returnTo: '/monitor_create?redirect=x', connection: aConnection() });
+    expect(readOAuthReturn(NOW)).toMatchObject({
+      returnTo: '/monitor_create?redirect=x',
+      connection: aConnection(),
+    });
     clearOAuthReturn();
     markConnected(aConnection(), '/monitor_create', NOW);
     expect(readOAuthReturn(NOW)).toMatchObject({ returnTo: '/monitor_create', connection: aConnection() });
@@ -45,7 +51,9 @@ describe('the saved return from connecting a shop', () => {
     const entry = { returnTo: '/monitor_edit?monitorId=m1', savedAt: NOW };
     expect(isReturnTo(entry, '/monitor_edit?monitorId=m1')).toBe(true);
     expect(isReturnTo(entry, '/monitor_edit?monitorId=m2')).toBe(false);
-    expect(isReturnTo({ returnTo: '/monitor_create?redirect=a', savedAt: NOW }, '/monitor_create')).toBe(true);
+    expect(isReturnTo({ returnTo: '/monitor_create?redirect=a', savedAt: NOW }, '/monitor_create')).toBe(
+      true,
+    );
     expect(isReturnTo(entry, '/monitor_create')).toBe(false);
   });
 });

@@ -18,7 +18,13 @@ interface ReconnectButtonProps extends Pick<ButtonProps, 'size' | 'variant'> {
  * Sends the user to Shopify to approve Vigil's access again. Loading until the browser leaves; a failure was
  * shown by the api client's toast, and the button can be pressed again.
  */
-export function ReconnectButton({ shop, monitorId, connect, size = 'xs', variant = 'filled' }: ReconnectButtonProps) {
+export function ReconnectButton({
+  shop,
+  monitorId,
+  connect,
+  size = 'xs',
+  variant = 'filled',
+}: ReconnectButtonProps) {
   const { pathname, search } = useLocation();
   const [busy, setBusy] = useState(false);
 

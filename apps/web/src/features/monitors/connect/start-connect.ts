@@ -15,8 +15,9 @@ export interface StartConnect {
 
 /**
  * Asks for the provider's authorize URL, saves where to come back, and leaves the app for it. Resolves with
- * the server's message when the URL could not be had (the api client showed it too); otherwise the page is
- * left and the promise never settles, so loading states stay on until the browser goes.
+ * the server's message when the URL could not be had (the api client showed it too). Otherwise the page is
+ * left, so loading states stay on until the browser goes; the promise resolves with '' only if the page comes
+ * back from the back-forward cache (Back on Shopify's page), so its buttons work again.
  */
 export async function startConnect({ shop, monitorId, returnTo, values }: StartConnect): Promise<string> {
   const result = await getOAuthUri({
@@ -26,6 +27,14 @@ export async function startConnect({ shop, monitorId, returnTo, values }: StartC
   });
   if (!result.ok) return result.message;
   saveOAuthReturn({ returnTo, account: result.data.account, ...(values ? { values } : {}) });
+  const back = new Promise<string>((resolve) => {
+    const onShow = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      window.removeEventListener('pageshow', onShow);
+      resolve('');
+    };
+    window.addEventListener('pageshow', onShow);
+  });
   window.location.assign(result.data.url);
-  return new Promise<string>(() => {});
+  return back;
 }

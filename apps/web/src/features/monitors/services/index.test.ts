@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { aConnection, aMonitor, aShopifyMonitor, catalogue, connectionId, freePlan, productId } from '../../../test/monitor-fixtures.ts';
+import {
+  aConnection,
+  aMonitor,
+  aShopifyMonitor,
+  catalogue,
+  connectionId,
+  freePlan,
+  productId,
+} from '../../../test/monitor-fixtures.ts';
 import { initialFormValues, isCreatable, switchService, withConnection } from '../monitor-form.ts';
 import { serviceModule, serviceModuleOfProvider } from './index.ts';
 
@@ -36,7 +44,11 @@ describe('the service registry', () => {
   it("switching service empties the section and takes the new service's default checks, keeping the rest", () => {
     const values = { ...initialFormValues(limits), name: 'Mine' };
     const switched = switchService(values, catalogue, 'shopify');
-    expect(switched).toMatchObject({ service: 'shopify', name: 'Mine', target: { connectionId: '', products: [] } });
+    expect(switched).toMatchObject({
+      service: 'shopify',
+      name: 'Mine',
+      target: { connectionId: '', products: [] },
+    });
     expect(Object.keys(switched.conditions)).toEqual([
       'storefront_down',
       'checkout_broken',
@@ -58,9 +70,11 @@ describe('the service registry', () => {
     // The same shop again keeps its products; another shop starts without.
     const editing = initialFormValues(limits, aShopifyMonitor());
     expect(withConnection(editing, catalogue, aConnection()).target).toEqual(editing.target);
-    expect(withConnection(editing, catalogue, aConnection({ connectionId: connectionId(3) })).target).toEqual({
-      connectionId: connectionId(3),
-      products: [],
-    });
+    expect(withConnection(editing, catalogue, aConnection({ connectionId: connectionId(3) })).target).toEqual(
+      {
+        connectionId: connectionId(3),
+        products: [],
+      },
+    );
   });
 });

@@ -27,7 +27,8 @@ export interface ConnectRequest {
 
 /**
  * Saves the form and where to come back, then leaves for the provider's authorize page. Resolves with the
- * server's message when that could not start (the page stays); never resolves otherwise.
+ * server's message when that could not start (the page stays); with '' if the page comes back from the
+ * back-forward cache; otherwise never (the browser leaves).
  */
 export type ConnectAccount = (request: ConnectRequest) => Promise<string>;
 
@@ -36,8 +37,8 @@ export interface ServiceSectionProps {
   definition: ServiceDefinition;
   /** The monitor being edited; absent while creating one. */
   monitorId?: string | undefined;
-  /** The target the edited monitor had when the form opened. */
-  initialTarget?: TargetValues | undefined;
+  /** The edited monitor's target as the server holds it (not as restored after connecting a shop). */
+  savedTarget?: TargetValues | undefined;
   connect: ConnectAccount;
 }
 
@@ -64,6 +65,8 @@ export interface ServiceModule<T extends TargetValues = TargetValues> {
   ): { errors: FormErrors; part: ServicePart | null };
   /** A server field path under `target` → the form's path (defaults to the same path). */
   formFieldOf?(path: string): string;
+  /** Words for the values of its conditions' choice parameters (a website's keyword mode). */
+  conditionOptionLabels?: Readonly<Record<string, string>>;
   /** Form paths whose errors the section shows beside the fields. */
   shownErrors: RegExp;
   /** The section of the form: what exactly to watch. */

@@ -3,7 +3,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../../test/render.tsx';
-import { aProductsPage, aShopifyProduct, connectionId, failed, ok } from '../../../../test/monitor-fixtures.ts';
+import {
+  aProductsPage,
+  aShopifyProduct,
+  connectionId,
+  failed,
+  ok,
+} from '../../../../test/monitor-fixtures.ts';
 import { getShopifyProducts } from '../../api/get-shopify-products.ts';
 import type { ChosenProduct } from './index.ts';
 import { ProductPicker } from './product-picker.tsx';
@@ -51,7 +57,10 @@ describe('ProductPicker', () => {
     );
     renderWithProviders(<Picker />);
     const first = await screen.findByRole('checkbox', { name: 'Hoodie 1' });
-    expect(getShopifyProducts).toHaveBeenCalledWith({ connectionId: connectionId(1) }, expect.any(AbortSignal));
+    expect(getShopifyProducts).toHaveBeenCalledWith(
+      { connectionId: connectionId(1) },
+      expect.any(AbortSignal),
+    );
     expect(first).toHaveAccessibleDescription(/\$39\.00–\$49\.50.*Out of stock/);
     expect(screen.getByRole('checkbox', { name: 'Hoodie 2' })).toHaveAccessibleDescription(
       /Stock not tracked.*Draft/,
@@ -97,7 +106,9 @@ describe('ProductPicker', () => {
 
   it('searches by title once typing pauses, from the first page, keeping the choice', async () => {
     const user = userEvent.setup();
-    renderWithProviders(<Picker initial={[{ productId: products[0]!.productId, title: 'Hoodie 1', imageUrl: null }]} />);
+    renderWithProviders(
+      <Picker initial={[{ productId: products[0]!.productId, title: 'Hoodie 1', imageUrl: null }]} />,
+    );
     await screen.findByRole('checkbox', { name: 'Hoodie 1' });
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByRole('checkbox', { name: 'Hoodie 11' });
@@ -106,7 +117,9 @@ describe('ProductPicker', () => {
     expect(await screen.findByRole('checkbox', { name: 'Hoodie 21' })).toBeInTheDocument();
     // One request for the whole word, not one per keystroke, and from the first page.
     const searches = vi.mocked(getShopifyProducts).mock.calls.filter(([query]) => query.query);
-    expect(searches).toEqual([[{ connectionId: connectionId(1), query: 'Hoodie 2' }, expect.any(AbortSignal)]]);
+    expect(searches).toEqual([
+      [{ connectionId: connectionId(1), query: 'Hoodie 2' }, expect.any(AbortSignal)],
+    ]);
     expect(screen.getByText('1 product chosen')).toBeInTheDocument();
   });
 
@@ -115,7 +128,9 @@ describe('ProductPicker', () => {
     vi.mocked(getShopifyProducts).mockResolvedValue(ok(aProductsPage([])));
     renderWithProviders(<Picker />);
     expect(
-      await screen.findByText('This shop has no products yet. Add them in Shopify, then come back to choose.'),
+      await screen.findByText(
+        'This shop has no products yet. Add them in Shopify, then come back to choose.',
+      ),
     ).toBeInTheDocument();
     await user.type(screen.getByRole('searchbox', { name: 'Search products' }), 'scarf');
     expect(await screen.findByText(/^No products match “scarf”/)).toBeInTheDocument();

@@ -71,7 +71,13 @@ function ProductRow({
             <span aria-hidden="true">·</span>
             <span>{formatStock(product.totalInventory)}</span>
             {badges.map((badge) => (
-              <Badge key={badge} component="span" size="sm" variant="light" color={badge === 'Archived' ? 'gray' : 'yellow'}>
+              <Badge
+                key={badge}
+                component="span"
+                size="sm"
+                variant="light"
+                color={badge === 'Archived' ? 'gray' : 'yellow'}
+              >
                 {badge}
               </Badge>
             ))}
@@ -196,7 +202,11 @@ export function ProductPicker({
                 onRemove={() => onChange(chosen.filter((entry) => entry.productId !== product.productId))}
                 // Mantine hides the remove button from keyboards and screen readers (made for PillsInput,
                 // where Backspace removes); here it is the only way to remove, so it is a real button.
-                removeButtonProps={{ 'aria-label': `Remove ${product.title}`, 'aria-hidden': false, tabIndex: 0 }}
+                removeButtonProps={{
+                  'aria-label': `Remove ${product.title}`,
+                  'aria-hidden': false,
+                  tabIndex: 0,
+                }}
               >
                 {product.title}
               </Pill>

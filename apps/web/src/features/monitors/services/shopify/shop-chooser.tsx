@@ -26,7 +26,7 @@ function ConnectShop({ first, connect }: { first: boolean; connect: ConnectAccou
     }
     setError(null);
     setBusy(true);
-    setError(await connect({ shop: parsed.data }));
+    setError((await connect({ shop: parsed.data })) || null);
     setBusy(false);
   }
 

@@ -11,10 +11,11 @@ import { ShopChooser } from './shop-chooser.tsx';
 import { countProducts } from './shopify-format.ts';
 
 /** A Shopify monitor's section: the shop (chosen, reconnected or connected) and then its products. */
-export function ShopifySection({ form, monitorId, initialTarget, connect }: ServiceSectionProps) {
+export function ShopifySection({ form, monitorId, savedTarget, connect }: ServiceSectionProps) {
   const target = form.getValues().target as ShopifyTargetValues;
   const connections = useRequest('connections:shopify', (signal) => getConnections('shopify', signal));
-  const initialConnectionId = (initialTarget as ShopifyTargetValues | undefined)?.connectionId;
+  // The edited monitor's own shop: it lists and reconnects through the monitor.
+  const monitorConnectionId = (savedTarget as ShopifyTargetValues | undefined)?.connectionId;
 
   function setTarget(next: ShopifyTargetValues) {
     form.setFieldValue('target', next);
@@ -32,14 +33,14 @@ export function ShopifySection({ form, monitorId, initialTarget, connect }: Serv
   }
 
   const reconnectMonitorId = (connection: Connection) =>
-    monitorId && connection.connectionId === initialConnectionId ? monitorId : undefined;
+    monitorId && connection.connectionId === monitorConnectionId ? monitorId : undefined;
 
   const list = connections.data?.list;
   const chosen = list?.find((connection) => connection.connectionId === target.connectionId);
   // The edited monitor's shop lists through the monitor (the spec's call); a shop chosen here, by connection.
   const listing: ProductListing | null = !chosen
     ? null
-    : monitorId && chosen.connectionId === initialConnectionId
+    : monitorId && chosen.connectionId === monitorConnectionId
       ? { monitorId }
       : { connectionId: chosen.connectionId };
 

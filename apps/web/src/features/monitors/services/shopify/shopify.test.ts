@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aShopifyMonitor, catalogue, connectionId, productId } from '../../../../test/monitor-fixtures.ts';
 import { checkConditions, defaultConditions } from '../conditions.ts';
 import { PRODUCTS_NEEDED_MESSAGE, SHOP_NEEDED_MESSAGE, shopifyService, type ChosenProduct } from './index.ts';
-import {
-  connectionProblem,
-  formatPriceRange,
-  formatStock,
-  productStatusBadges,
-} from './shopify-format.ts';
+import { connectionProblem, formatPriceRange, formatStock, productStatusBadges } from './shopify-format.ts';
 
 const definition = catalogue.list.find((entry) => entry.service === 'shopify')!;
 const hoodie: ChosenProduct = { productId: productId(1), title: 'Hoodie 1', imageUrl: null };
@@ -82,7 +77,9 @@ describe('shopify service', () => {
     const { errors } = check({ connectionId: connectionId(1), products: [hoodie] }, (c) => {
       c.product_out_of_stock = { enabled: true, threshold: -1 };
     });
-    expect(errors['conditions.product_out_of_stock.threshold']).toBe('Enter a whole number from 0 to 10,000.');
+    expect(errors['conditions.product_out_of_stock.threshold']).toBe(
+      'Enter a whole number from 0 to 10,000.',
+    );
   });
 
   it('maps the server’s target paths onto its fields', () => {
@@ -105,14 +102,20 @@ describe('shopify formatting', () => {
     expect(formatStock(1500)).toBe('1,500 in stock');
     expect(productStatusBadges({ status: 'DRAFT', publishedOnline: false })).toEqual(['Draft']);
     expect(productStatusBadges({ status: 'ARCHIVED', publishedOnline: true })).toEqual(['Archived']);
-    expect(productStatusBadges({ status: 'ACTIVE', publishedOnline: false })).toEqual(['Not on the online store']);
+    expect(productStatusBadges({ status: 'ACTIVE', publishedOnline: false })).toEqual([
+      'Not on the online store',
+    ]);
     expect(productStatusBadges({ status: 'ACTIVE', publishedOnline: true })).toEqual([]);
   });
 
   it('reports a monitor whose connection does not work, with the reason', () => {
     expect(connectionProblem(aShopifyMonitor())).toBeNull();
     const lost = aShopifyMonitor({
-      connection: { ...aShopifyMonitor().connection!, status: 'lost', statusReason: 'The app was uninstalled.' },
+      connection: {
+        ...aShopifyMonitor().connection!,
+        status: 'lost',
+        statusReason: 'The app was uninstalled.',
+      },
     });
     expect(connectionProblem(lost)).toEqual({ reason: 'The app was uninstalled.' });
     expect(connectionProblem(aShopifyMonitor({ connection: null }))).toEqual({

@@ -16,5 +16,7 @@ export function Thumbnail({ src }: { src: string | null }) {
       </Box>
     );
   }
-  return <Image src={src} alt="" w={48} h={48} radius="sm" fit="cover" loading="lazy" style={{ flex: 'none' }} />;
+  return (
+    <Image src={src} alt="" w={48} h={48} radius="sm" fit="cover" loading="lazy" style={{ flex: 'none' }} />
+  );
 }

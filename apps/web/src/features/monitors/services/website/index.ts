@@ -21,6 +21,7 @@ export const websiteService: ServiceModule<WebsiteTargetValues> = {
     return { errors, part: { service: 'website', target: parsed.data, conditions } };
   },
   formFieldOf: (path) => (path === 'target' ? 'target.url' : path),
+  conditionOptionLabels: { missing: 'is missing from the page', present: 'appears on the page' },
   shownErrors: /^target\.url$/,
   Section: WebsiteSection,
   TargetSummary: WebsiteTargetSummary,
