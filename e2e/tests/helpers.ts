@@ -1,6 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 
 let counter = 0;
 
@@ -96,4 +102,33 @@ export async function checkNowShows(page: Page, status: 'Up' | 'Down') {
   await expect(page.getByRole('main').getByText(status, { exact: true }).first()).toBeVisible({
     timeout: 20_000,
   });
+}
+
+/** Reads the newest email to `to` whose subject matches, from the sandbox page, as a person would. */
+export async function readSandboxMail(page: Page, to: string, subject: RegExp): Promise<string> {
+  const tab = await page.context().newPage();
+  await tab.goto('/sandbox');
+  const row = tab.getByRole('row').filter({ hasText: to }).filter({ hasText: subject });
+  await expect(async () => {
+    await tab.reload();
+    await expect(row.first()).toBeVisible({ timeout: 500 });
+  }).toPass({ timeout: 20_000 });
+  await row.first().getByRole('link').click();
+  const text = await tab.locator('pre').innerText();
+  await tab.close();
+  return text;
+}
+
+/** In a monitor form: sends the code to `email`, reads it from the sandbox mail and verifies the address. */
+export async function verifyEmailInForm(page: Page, form: Locator, email: string) {
+  const emailChannel = form.getByRole('checkbox', { name: /^Email/ });
+  if (!(await emailChannel.isChecked())) await emailChannel.check();
+  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await form.getByRole('button', { name: 'Send code' }).click();
+  const codeMail = await readSandboxMail(page, email, /code/i);
+  const code = /\b(\d{6})\b/.exec(codeMail)?.[1];
+  expect(code, codeMail).toBeTruthy();
+  await form.getByRole('textbox', { name: '6-digit code' }).fill(code!);
+  await form.getByRole('button', { name: 'Verify' }).click();
+  await expect(form.getByText('Verified')).toBeVisible();
 }

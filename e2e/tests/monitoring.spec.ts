@@ -1,20 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
-import { checkNowShows, createReadyAccount, Shop, signInThroughForm } from './helpers.ts';
-
-/** Reads the newest email to `to` whose subject matches, from the sandbox page, as a person would. */
-async function readSandboxMail(page: Page, to: string, subject: RegExp): Promise<string> {
-  const tab = await page.context().newPage();
-  await tab.goto('/sandbox');
-  const row = tab.getByRole('row').filter({ hasText: to }).filter({ hasText: subject });
-  await expect(async () => {
-    await tab.reload();
-    await expect(row.first()).toBeVisible({ timeout: 500 });
-  }).toPass({ timeout: 20_000 });
-  await row.first().getByRole('link').click();
-  const text = await tab.locator('pre').innerText();
-  await tab.close();
-  return text;
-}
+import { expect, test } from '@playwright/test';
+import {
+  checkNowShows,
+  createReadyAccount,
+  readSandboxMail,
+  Shop,
+  signInThroughForm,
+  verifyEmailInForm,
+} from './helpers.ts';
 
 test('a watched site that goes down raises an alert by email and on the alerts page, then recovers', async ({
   page,
@@ -35,16 +27,7 @@ test('a watched site that goes down raises an alert by email and on the alerts p
     await form.getByRole('textbox', { name: /^Page address/ }).fill(shop.url);
     await form.getByRole('textbox', { name: 'Failed checks before alerting' }).fill('1');
 
-    const emailChannel = form.getByRole('checkbox', { name: /^Email/ });
-    if (!(await emailChannel.isChecked())) await emailChannel.check();
-    await form.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
-    await form.getByRole('button', { name: 'Send code' }).click();
-    const codeMail = await readSandboxMail(page, account.email, /code/i);
-    const code = /\b(\d{6})\b/.exec(codeMail)?.[1];
-    expect(code, codeMail).toBeTruthy();
-    await form.getByRole('textbox', { name: '6-digit code' }).fill(code!);
-    await form.getByRole('button', { name: 'Verify' }).click();
-    await expect(form.getByText('Verified')).toBeVisible();
+    await verifyEmailInForm(page, form, account.email);
     await form.getByRole('button', { name: 'Create monitor' }).click();
 
     await expect(page.getByRole('heading', { name: 'My shop', level: 1 })).toBeVisible();
