@@ -16,7 +16,9 @@ export interface AccountGrant {
   details: Record<string, unknown>;
 }
 
-const monitorsUsing = sql<number>`(select count(*) from monitors as m where m.connection_id = ${providerConnections.id})::int`;
+// Spelled out: drizzle leaves the columns of a one-table select unqualified, which inside the subquery would
+// name the monitor's own id.
+const monitorsUsing = sql<number>`(select count(*) from monitors as m where m.connection_id = provider_connections.id)::int`;
 
 /** Connections, binding states and the monitors that watch through a connection. */
 export function createConnectionRepository(db: Db) {

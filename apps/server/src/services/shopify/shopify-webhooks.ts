@@ -56,7 +56,7 @@ export function createShopifyWebhookService(deps: {
       await tx.connections.setStatus(
         ids,
         'lost',
-        `the Vigil app was uninstalled from ${shop} on ${now.toISOString().slice(0, 10)}`,
+        `The Vigil app was uninstalled from ${shop} on ${now.toISOString().slice(0, 10)}.`,
         now,
       );
       await tx.connections.checkNow(await tx.connections.monitorsWatching(ids), now);

@@ -125,9 +125,9 @@ export function createShopifyChecker(deps: ShopifyCheckerDeps): Checker {
         active ? readShop(row, request.signal) : Promise.resolve(null),
       ]);
       const lostBy = !row
-        ? 'the shop’s connection was removed'
+        ? 'The shop’s connection was removed.'
         : !active
-          ? (row.statusReason ?? `the connection is ${row.status}`)
+          ? (row.statusReason ?? `The connection is ${row.status}.`)
           : data && !data.ok && data.error.kind === 'auth'
             ? data.error.message
             : null;
@@ -140,7 +140,7 @@ export function createShopifyChecker(deps: ShopifyCheckerDeps): Checker {
                 key: 'app_uninstalled',
                 ok: false,
                 confirmed: true,
-                summary: `Vigil lost access to ${target.shop}: ${lostBy}`,
+                summary: `Vigil lost access to ${target.shop}. ${lostBy}`,
               }
             : { key: 'app_uninstalled', ok: true, summary: `Vigil can read ${target.shop}` },
         );

@@ -232,6 +232,11 @@ describe.each(databases)('Shopify binding, products, checks and webhooks on $nam
     const monitorId = created.body.data.monitorId as string;
     expect(created.body.data.target.products[0].variants.length).toBe(product.variants.length);
 
+    const shops = await call(t.app, 'GET', '/monitor-bff/connections?provider=shopify', {
+      token: user.token,
+    });
+    expect(shops.body.data.list).toMatchObject([{ connectionId, monitors: 1, status: 'active' }]);
+
     await engine.runDue();
     const info = await call(t.app, 'GET', `/monitor-bff/monitor-info?monitorId=${monitorId}`, {
       token: user.token,
