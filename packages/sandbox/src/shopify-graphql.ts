@@ -376,9 +376,12 @@ function productConnection(shop: Shop, args: ConnectionArgs & { query?: string |
 
 type Resolver = (source: never, args: Record<string, unknown>, ctx: Context) => unknown;
 
+function canReadProducts(ctx: Context): boolean {
+  return ctx.installation.scopes.some((scope) => scope === 'read_products' || scope === 'write_products');
+}
+
 function requireProducts(ctx: Context, field: string): void {
-  if (ctx.installation.scopes.some((scope) => scope === 'read_products' || scope === 'write_products'))
-    return;
+  if (canReadProducts(ctx)) return;
   throw new GraphQLError(
     `Access denied for ${field} field. Required access: \`read_products\` access scope.`,
     {
@@ -396,16 +399,14 @@ function nodeById(ctx: Context, id: string): unknown {
   const parsed = parseGid(id);
   if (!parsed) return null;
   const { shop } = ctx;
-  const canReadProducts = ctx.installation.scopes.some(
-    (s) => s === 'read_products' || s === 'write_products',
-  );
+  const products = canReadProducts(ctx);
   switch (parsed.type) {
     case 'Product':
-      return canReadProducts ? (shop.productsById.get(parsed.id) ?? null) : null;
+      return products ? (shop.productsById.get(parsed.id) ?? null) : null;
     case 'ProductVariant':
-      return canReadProducts ? (shop.variantsById.get(parsed.id) ?? null) : null;
+      return products ? (shop.variantsById.get(parsed.id) ?? null) : null;
     case 'InventoryItem': {
-      const variant = canReadProducts ? shop.variantsByInventoryItem.get(parsed.id) : undefined;
+      const variant = products ? shop.variantsByInventoryItem.get(parsed.id) : undefined;
       return variant ? { kind: 'InventoryItem', variant } : null;
     }
     case 'WebhookSubscription':

@@ -157,6 +157,34 @@ export function createShopApi(client: ShopifyClient, now: () => number = Date.no
     }
   }
 
+  /**
+   * `nodes(ids:)` in chunks of `perQuery` ids, `costPerNode` points each: the found nodes by id (ids the shop
+   * does not have answer null and are left out).
+   */
+  async function nodesById<T extends { id?: string }>(
+    shop: string,
+    token: string,
+    text: string,
+    ids: string[],
+    cost: { perQuery: number; perNode: number },
+    signal?: AbortSignal,
+  ): Promise<Map<string, T>> {
+    const found = new Map<string, T>();
+    for (let i = 0; i < ids.length; i += cost.perQuery) {
+      const chunk = ids.slice(i, i + cost.perQuery);
+      const data = await query<{ nodes: (T | null)[] }>(
+        shop,
+        token,
+        text,
+        { ids: chunk },
+        chunk.length * cost.perNode + 1,
+        signal,
+      );
+      for (const node of data.nodes) if (node?.id) found.set(node.id, node);
+    }
+    return found;
+  }
+
   return {
     stats,
     client,
@@ -218,77 +246,71 @@ export function createShopApi(client: ShopifyClient, now: () => number = Date.no
 
     /** The chosen products as a monitor keeps them; ids the shop does not have are listed in `missing`. */
     async chosenProducts(shop: string, token: string, ids: string[], signal?: AbortSignal) {
-      const found = new Map<string, WatchedProduct>();
-      for (let i = 0; i < ids.length; i += PRODUCTS_PER_QUERY) {
-        const chunk = ids.slice(i, i + PRODUCTS_PER_QUERY);
-        const data = await query<{
-          nodes: (null | {
-            id?: string;
-            title: string;
-            handle: string;
-            featuredImage: { url: string } | null;
-            variants: {
-              nodes: { id: string; title: string; price: string; inventoryItem: { id: string } | null }[];
-            };
-          })[];
-        }>(shop, token, CHOSEN_QUERY, { ids: chunk }, chunk.length * (VARIANTS_PER_PRODUCT * 2 + 2), signal);
-        for (const node of data.nodes) {
-          if (!node?.id) continue;
-          found.set(node.id, {
-            productId: node.id,
-            title: node.title,
-            handle: node.handle,
-            imageUrl: node.featuredImage?.url ?? null,
-            variants: node.variants.nodes.map((variant) => ({
-              variantId: variant.id,
-              title: variant.title,
-              price: variant.price,
-              inventoryItemId: variant.inventoryItem?.id ?? null,
-            })),
-          });
-        }
+      const found = await nodesById<{
+        id: string;
+        title: string;
+        handle: string;
+        featuredImage: { url: string } | null;
+        variants: {
+          nodes: { id: string; title: string; price: string; inventoryItem: { id: string } | null }[];
+        };
+      }>(
+        shop,
+        token,
+        CHOSEN_QUERY,
+        ids,
+        { perQuery: PRODUCTS_PER_QUERY, perNode: VARIANTS_PER_PRODUCT * 2 + 2 },
+        signal,
+      );
+      const products: WatchedProduct[] = [];
+      for (const id of ids) {
+        const node = found.get(id);
+        if (!node) continue;
+        products.push({
+          productId: node.id,
+          title: node.title,
+          handle: node.handle,
+          imageUrl: node.featuredImage?.url ?? null,
+          variants: node.variants.nodes.map((variant) => ({
+            variantId: variant.id,
+            title: variant.title,
+            price: variant.price,
+            inventoryItemId: variant.inventoryItem?.id ?? null,
+          })),
+        });
       }
-      return {
-        products: ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : [])),
-        missing: ids.filter((id) => !found.has(id)),
-      };
+      return { products, missing: ids.filter((id) => !found.has(id)) };
     },
 
     /** The current state of watched variants: one query per 250 (≈3 points each). Unknown ids are left out. */
     async variantStates(shop: string, token: string, ids: string[], signal?: AbortSignal) {
+      const found = await nodesById<{
+        id: string;
+        title: string;
+        price: string;
+        inventoryQuantity: number | null;
+        inventoryPolicy: 'DENY' | 'CONTINUE';
+        availableForSale: boolean;
+        inventoryItem: { id: string; tracked: boolean } | null;
+        product: { id: string; title: string; status: string; onlineStoreUrl: string | null };
+      }>(shop, token, WATCH_QUERY, ids, { perQuery: NODES_PER_QUERY, perNode: 3 }, signal);
       const states = new Map<string, VariantState>();
-      for (let i = 0; i < ids.length; i += NODES_PER_QUERY) {
-        const chunk = ids.slice(i, i + NODES_PER_QUERY);
-        const data = await query<{
-          nodes: (null | {
-            id?: string;
-            title: string;
-            price: string;
-            inventoryQuantity: number | null;
-            inventoryPolicy: 'DENY' | 'CONTINUE';
-            availableForSale: boolean;
-            inventoryItem: { id: string; tracked: boolean } | null;
-            product: { id: string; title: string; status: string; onlineStoreUrl: string | null };
-          })[];
-        }>(shop, token, WATCH_QUERY, { ids: chunk }, chunk.length * 3 + 1, signal);
-        for (const node of data.nodes) {
-          if (!node?.id) continue;
-          states.set(node.id, {
-            variantId: node.id,
-            title: node.title,
-            price: node.price,
-            inventoryQuantity: node.inventoryQuantity,
-            inventoryPolicy: node.inventoryPolicy,
-            availableForSale: node.availableForSale,
-            tracked: node.inventoryItem?.tracked ?? false,
-            product: {
-              productId: node.product.id,
-              title: node.product.title,
-              status: node.product.status,
-              onlineStoreUrl: node.product.onlineStoreUrl,
-            },
-          });
-        }
+      for (const [id, node] of found) {
+        states.set(id, {
+          variantId: node.id,
+          title: node.title,
+          price: node.price,
+          inventoryQuantity: node.inventoryQuantity,
+          inventoryPolicy: node.inventoryPolicy,
+          availableForSale: node.availableForSale,
+          tracked: node.inventoryItem?.tracked ?? false,
+          product: {
+            productId: node.product.id,
+            title: node.product.title,
+            status: node.product.status,
+            onlineStoreUrl: node.product.onlineStoreUrl,
+          },
+        });
       }
       return states;
     },

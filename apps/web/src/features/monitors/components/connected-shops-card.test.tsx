@@ -34,7 +34,7 @@ describe('ConnectedShopsCard', () => {
       'listitem',
     );
     expect(first).toHaveTextContent('Hoodies');
-    expect(first).toHaveTextContent('hoodies.myshopify.com · 2 monitors use it');
+    expect(first).toHaveTextContent('hoodies.myshopify.com · Used by 2 monitors');
     expect(within(first!).getByText('Connected')).toBeInTheDocument();
     expect(within(first!).queryByRole('button', { name: /Reconnect/ })).not.toBeInTheDocument();
     expect(within(second!).getByText('Connection lost')).toBeInTheDocument();

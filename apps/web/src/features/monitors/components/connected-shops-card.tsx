@@ -3,20 +3,14 @@ import { Button, Group, Modal, Paper, Skeleton, Stack, Text } from '@mantine/cor
 import { notifications } from '@mantine/notifications';
 import { Link } from 'react-router';
 import type { Connection } from '@vigil/contracts';
-import { IconBuildingStore, IconPlus } from '../../../components/icons.tsx';
+import { IconPlus } from '../../../components/icons.tsx';
 import { ErrorState } from '../../../components/page-states.tsx';
 import { useRequest } from '../../../lib/use-request.ts';
 import { disconnectConnection } from '../api/disconnect-connection.ts';
 import { getConnections } from '../api/get-connections.ts';
 import { ReconnectButton } from '../connect/reconnect-button.tsx';
 import { MONITOR_CREATE_PATH } from '../paths.ts';
-import { connectionReason } from '../services/shopify/shopify-format.ts';
-import { ConnectionStatusBadge } from './connection-status-badge.tsx';
-
-function monitorsUsing(count: number): string {
-  if (count === 0) return 'No monitors use it';
-  return count === 1 ? '1 monitor uses it' : `${count} monitors use it`;
-}
+import { ConnectionSummary, monitorsUsing } from './connection-summary.tsx';
 
 function ConfirmDisconnect({
   connection,
@@ -137,21 +131,7 @@ export function ConnectedShopsCard() {
             style={{ listStyle: 'none' }}
           >
             <Group justify="space-between" align="flex-start" gap="sm">
-              <Stack gap={2} style={{ minWidth: 0, flex: '1 1 220px' }}>
-                <Group gap="xs">
-                  <IconBuildingStore size={16} />
-                  <Text fw={600} size="sm">
-                    {connection.name}
-                  </Text>
-                  <ConnectionStatusBadge status={connection.status} />
-                </Group>
-                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {connection.account} · {monitorsUsing(connection.monitors)}
-                </Text>
-                {connection.status !== 'active' ? (
-                  <Text size="sm">{connectionReason(connection)}</Text>
-                ) : null}
-              </Stack>
+              <ConnectionSummary connection={connection} detail={monitorsUsing(connection.monitors)} />
               <Group gap="xs">
                 {connection.status !== 'active' ? <ReconnectButton shop={connection.account} /> : null}
                 {connection.status !== 'disconnected' ? (

@@ -1,16 +1,10 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Button, Group, Paper, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { shopInput, type Connection } from '@vigil/contracts';
-import { IconBuildingStore } from '../../../../components/icons.tsx';
 import { ConnectionStatusBadge } from '../../components/connection-status-badge.tsx';
+import { ConnectionSummary, monitorsUsing } from '../../components/connection-summary.tsx';
 import { ReconnectButton } from '../../connect/reconnect-button.tsx';
 import type { ConnectAccount } from '../types.ts';
-import { connectionReason } from './shopify-format.ts';
-
-function monitorsUsing(count: number): string {
-  if (count === 0) return 'No monitors use it yet';
-  return count === 1 ? 'Used by 1 monitor' : `Used by ${count} monitors`;
-}
 
 /** The typed shop and its Connect button: leaves for Shopify's authorize page. */
 function ConnectShop({ first, connect }: { first: boolean; connect: ConnectAccount }) {
@@ -132,20 +126,10 @@ export function ShopChooser({
           aria-label={`${connection.name}: ${connection.status === 'lost' ? 'connection lost' : 'disconnected'}`}
         >
           <Group justify="space-between" align="flex-start" gap="sm">
-            <Stack gap={2} style={{ minWidth: 0, flex: '1 1 220px' }}>
-              <Group gap="xs">
-                <IconBuildingStore size={16} />
-                <Text fw={600} size="sm">
-                  {connection.name}
-                </Text>
-                <ConnectionStatusBadge status={connection.status} />
-              </Group>
-              <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                {connection.account}
-                {connection.connectionId === value ? ' · chosen for this monitor' : ''}
-              </Text>
-              <Text size="sm">{connectionReason(connection)}</Text>
-            </Stack>
+            <ConnectionSummary
+              connection={connection}
+              detail={connection.connectionId === value ? 'chosen for this monitor' : ''}
+            />
             <ReconnectButton
               shop={connection.account}
               monitorId={reconnectMonitorId(connection)}
