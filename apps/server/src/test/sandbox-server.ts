@@ -1,19 +1,22 @@
 import type { AddressInfo } from 'node:net';
 import { createSandbox, type Sandbox } from '@vigil/sandbox';
 import Fastify, { type FastifyPluginAsync } from 'fastify';
-import { SANDBOX_TWILIO } from '../config.ts';
+import { SANDBOX_SHOPIFY, SANDBOX_TWILIO } from '../config.ts';
 
 export interface SandboxServer {
   /** http://127.0.0.1:<port>, the sandbox under /sandbox. */
   url: string;
   /** The sandbox Twilio's API base, as TWILIO_API_URL. */
   twilioApiUrl: string;
+  /** The sandbox Shopify's shops, as SHOPIFY_SHOP_URL. */
+  shopifyShopUrl: string;
   sandbox: Sandbox;
   close(): Promise<void>;
 }
 
 /**
- * The sandbox alone on its own HTTP server, playing the sandbox Twilio account with `fromNumber`; `extra`
+ * The sandbox alone on its own HTTP server, playing the sandbox Twilio account with `fromNumber` and the
+ * sandbox Shopify app; `extra`
  * adds routes beside it (a stand-in for Vigil's webhooks).
  */
 export async function startSandboxServer(
@@ -28,6 +31,7 @@ export async function startSandboxServer(
     oidcClientId: 'vigil-test',
     oidcClientSecret: 'vigil-test-secret',
     twilio: { ...SANDBOX_TWILIO, phoneNumber: fromNumber },
+    shopify: { ...SANDBOX_SHOPIFY, webhookRetryDelaysMs: [50] },
   });
   await server.register(sandbox.plugin, { prefix: '/sandbox' });
   if (extra) await server.register(extra);
@@ -36,6 +40,7 @@ export async function startSandboxServer(
   return {
     url,
     twilioApiUrl: `${url}/sandbox/twilio`,
+    shopifyShopUrl: `${url}/sandbox/shopify/shops/{shop}`,
     sandbox,
     async close() {
       await server.close();
