@@ -1,6 +1,6 @@
 import type { ServiceId } from '@vigil/contracts';
 import type { Checker } from './checker.ts';
-import { createWebsiteChecker, type WebsiteCheckerOptions } from './website.check.ts';
+import { createWebsiteChecker, type WebsiteCheckerOptions } from '../services/website/website.check.ts';
 
 export type CheckerMap = Partial<Record<ServiceId, Checker>>;
 

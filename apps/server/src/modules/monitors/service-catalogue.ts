@@ -1,8 +1,11 @@
-import type { ConditionDefinition, Language, ServiceDefinition, ServiceId } from '@vigil/contracts';
+import type { Language, ServiceDefinition, ServiceId } from '@vigil/contracts';
+import { SHOPIFY_SERVICE } from '../../services/shopify/catalogue.ts';
+import { WEBSITE_SERVICE } from '../../services/website/catalogue.ts';
 
 /**
- * Every service Vigil watches, with its conditions, thresholds and bounds: the one place they are written.
- * `GET /monitor-bff/monitor-service` serves it; the engine reads condition labels from it for alerts.
+ * Every service Vigil watches, with its conditions, thresholds and bounds. A built service's entry lives in its
+ * own folder (`services/<service>/catalogue.ts`) beside its checker and adapter; the ones still to be built are
+ * written here. `GET /monitor-bff/monitor-service` serves it; the engine reads condition labels from it.
  */
 
 const LATER_RELEASE = 'Its integration opens in a later release; website and Shopify monitors work today.';
@@ -31,82 +34,6 @@ export function isAlertLanguage(code: string): boolean {
   return ALERT_LANGUAGES.some((language) => language.languageCode === code);
 }
 
-const WEBSITE_CONDITIONS: ConditionDefinition[] = [
-  {
-    key: 'http_status',
-    label: 'Error status',
-    description: 'The page answers with an HTTP status outside 2xx and 3xx, or does not answer at all.',
-    enabledByDefault: true,
-    params: [],
-  },
-  {
-    key: 'timeout',
-    label: 'Timeout',
-    description: 'The page takes longer than this to answer.',
-    enabledByDefault: true,
-    params: [
-      {
-        key: 'timeoutMs',
-        label: 'Give up after',
-        type: 'number',
-        unit: 'ms',
-        default: 10_000,
-        min: 1000,
-        max: 30_000,
-      },
-    ],
-  },
-  {
-    key: 'keyword',
-    label: 'Keyword',
-    description: 'A word or phrase is missing from the page (or present, such as "Sold out").',
-    enabledByDefault: false,
-    params: [
-      { key: 'keyword', label: 'Keyword', type: 'text', default: '' },
-      {
-        key: 'mode',
-        label: 'Alert when the keyword is',
-        type: 'text',
-        default: 'missing',
-        options: ['missing', 'present'],
-      },
-    ],
-  },
-  {
-    key: 'slow_response',
-    label: 'Slow response',
-    description: 'The page answers, but slower than this.',
-    enabledByDefault: false,
-    params: [
-      {
-        key: 'thresholdMs',
-        label: 'Slower than',
-        type: 'number',
-        unit: 'ms',
-        default: 3000,
-        min: 100,
-        max: 30_000,
-      },
-    ],
-  },
-  {
-    key: 'tls_expiry',
-    label: 'Certificate expiring',
-    description: 'The HTTPS certificate expires within this many days (or is already invalid).',
-    enabledByDefault: true,
-    params: [
-      { key: 'days', label: 'Expires within', type: 'number', unit: 'days', default: 14, min: 1, max: 90 },
-    ],
-  },
-  {
-    key: 'password_page',
-    label: 'Password page',
-    description: 'The storefront shows a password page instead of the shop, so shoppers cannot buy.',
-    enabledByDefault: false,
-    params: [],
-  },
-];
-
 const SPEND_CHANGE_PARAM = {
   key: 'changePercent',
   label: 'Change versus the same weekday',
@@ -118,78 +45,8 @@ const SPEND_CHANGE_PARAM = {
 };
 
 export const SERVICE_CATALOGUE: readonly ServiceDefinition[] = [
-  {
-    service: 'website',
-    name: 'Website',
-    description: 'Any web page or storefront address: status, speed, content and certificate.',
-    available: true,
-    unavailableReason: null,
-    targetLabel: 'Page address (https://…)',
-    conditions: WEBSITE_CONDITIONS,
-  },
-  {
-    service: 'shopify',
-    name: 'Shopify store',
-    description: 'Your Shopify shop and the products you choose, through the Vigil app.',
-    available: true,
-    unavailableReason: null,
-    targetLabel: 'Shop (connect with Shopify)',
-    conditions: [
-      {
-        key: 'storefront_down',
-        label: 'Storefront down',
-        description: 'The storefront does not load, or shows its password page so shoppers cannot buy.',
-        enabledByDefault: true,
-        params: [],
-      },
-      {
-        key: 'checkout_broken',
-        label: 'Add to cart broken',
-        description: 'Adding a watched product that is in stock to the cart fails on the storefront.',
-        enabledByDefault: true,
-        params: [],
-      },
-      {
-        key: 'product_out_of_stock',
-        label: 'Product out of stock',
-        description:
-          'A watched product’s tracked stock falls to this many or fewer (products that keep selling when out of stock are left alone).',
-        enabledByDefault: true,
-        params: [
-          {
-            key: 'threshold',
-            label: 'Alert at or under',
-            type: 'number',
-            unit: 'in stock',
-            default: 0,
-            min: 0,
-            max: 10_000,
-          },
-        ],
-      },
-      {
-        key: 'product_unpublished',
-        label: 'Product unavailable',
-        description: 'A watched product is archived, set to draft, deleted or taken off the online store.',
-        enabledByDefault: true,
-        params: [],
-      },
-      {
-        key: 'product_price_changed',
-        label: 'Price changed',
-        description: 'A watched product’s price differs from its price when you chose it.',
-        enabledByDefault: false,
-        params: [],
-      },
-      {
-        key: 'app_uninstalled',
-        label: 'Connection lost',
-        description: 'The Vigil app was uninstalled or its access revoked, so the shop is no longer watched.',
-        enabledByDefault: true,
-        params: [],
-      },
-    ],
-  },
+  WEBSITE_SERVICE,
+  SHOPIFY_SERVICE,
   {
     service: 'google_ads',
     name: 'Google Ads',

@@ -2,8 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import type { WebsiteConditions } from '@vigil/contracts';
-import { DAY_MS } from '../lib/clock.ts';
-import type { Checker, CheckOutcome, ConditionResult } from './checker.ts';
+import { DAY_MS } from '../../lib/clock.ts';
+import type { Checker, CheckOutcome, ConditionResult } from '../../checks/checker.ts';
 
 /** How long a check waits when the monitor's timeout condition is off. */
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -1,13 +1,13 @@
 import type { WebsiteConditions } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY_MS } from '../lib/clock.ts';
+import { DAY_MS } from '../../lib/clock.ts';
 import {
   HEALTHY,
   selfSignedCertificate,
   startTargetServer,
   type TargetServer,
-} from '../test/target-server.ts';
-import type { CheckOutcome } from './checker.ts';
+} from '../../test/target-server.ts';
+import type { CheckOutcome } from '../../checks/checker.ts';
 import { createWebsiteChecker } from './website.check.ts';
 
 const OFF: WebsiteConditions = {
