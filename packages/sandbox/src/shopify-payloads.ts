@@ -35,9 +35,16 @@ export function moneyFormat(currency: string): string {
   return MONEY_FORMATS[currency] ?? `{{amount}} ${currency}`;
 }
 
-/** A price for people, in the shop's currency. */
+const moneyFormatters = new Map<string, Intl.NumberFormat>();
+
+/** A price for people, in the shop's currency (one formatter per currency: making one is costly). */
 export function formatMoney(amount: string, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(Number(amount));
+  let formatter = moneyFormatters.get(currency);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+    moneyFormatters.set(currency, formatter);
+  }
+  return formatter.format(Number(amount));
 }
 
 function optionId(product: Product): number {

@@ -40,9 +40,10 @@ export interface Checker {
   /** Never throws for a failing target: failures are verdicts. Throws only for a bug or a bad monitor row. */
   check(request: CheckRequest): Promise<CheckOutcome>;
   /**
-   * Slots on a grid shared by all monitors of the same interval (multiples of the interval since the epoch),
-   * so monitors that watch one account come due together and the checker can serve them with one provider
-   * query per interval.
+   * The account a monitor watches through (a shop), for services that serve all of an account's monitors with
+   * one provider query per interval: monitors of one group and interval get slots on a shared grid, so they
+   * come due together, and each group's grid is offset by a hash of its name, so groups spread over the
+   * interval instead of all coming due at once.
    */
-  alignSlots?: boolean;
+  slotGroup?(target: unknown): string | null;
 }

@@ -154,6 +154,11 @@ export const monitors = pgTable(
      * written); a worker that dies leaves it to expire, and the slot is claimed again.
      */
     claimedUntil: timestamptz('claimed_until'),
+    /**
+     * A re-check was asked for (a provider webhook) while a worker held the slot: that check may have read the
+     * account before the change, so writing its result moves the next check to at once instead of a slot later.
+     */
+    recheckRequested: boolean('recheck_requested').notNull().default(false),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },

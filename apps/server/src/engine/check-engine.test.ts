@@ -212,6 +212,62 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     expect(events).toEqual([{ event: 'opened' }]);
   });
 
+  it('checks again at once when a re-check is asked for while a worker holds the slot', async () => {
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    const id = await insertMonitor(database.db, {
+      userId: owner.id,
+      email: owner.email,
+      url: `${site.url}/recheck`,
+      nextCheckAt: clock.now(),
+    });
+    site.behaviour = { ...HEALTHY, delayMs: 300 };
+    const running = engine.runDue();
+    await expect.poll(() => site.hits.get('/recheck') ?? 0).toBe(1);
+    // A provider webhook arrives now: the running check may have read the account before the change.
+    expect(await store.connections.checkNow([id], clock.now())).toBe(1);
+    expect(await monitorRow(database.db, id)).toMatchObject({ recheckRequested: true });
+    await running;
+    const row = await monitorRow(database.db, id);
+    expect(row.recheckRequested).toBe(false);
+    // Due a millisecond after the checked slot (a slot is checked once), not a whole interval later.
+    expect(row.nextCheckAt.getTime()).toBeLessThanOrEqual(clock.now().getTime() + 1);
+    clock.advance(1000);
+    await engine.runDue();
+    expect(site.hits.get('/recheck')).toBe(2);
+  });
+
+  it('says so when a condition could not be judged, instead of passing it silently', async () => {
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    const unjudged = createCheckEngine({
+      store,
+      queue: noQueue,
+      clock,
+      checkers: {
+        website: {
+          service: 'website',
+          check: async () => ({
+            responseMs: null,
+            statusCode: null,
+            conditions: [{ key: 'keyword', ok: null, summary: 'the shop kept Vigil waiting' }],
+          }),
+        },
+      },
+      log: silentLog,
+      concurrency: 1,
+      batchSize: 1,
+    });
+    const id = await insertMonitor(database.db, {
+      userId: owner.id,
+      email: owner.email,
+      url: `${site.url}/unjudged`,
+      nextCheckAt: clock.now(),
+    });
+    await unjudged.runDue();
+    const [result] = await database.db.select().from(checkResults).where(eq(checkResults.monitorId, id));
+    expect(result).toMatchObject({ ok: true, error: 'Not checked: the shop kept Vigil waiting' });
+    expect((await monitorRow(database.db, id)).lastError).toBe('Not checked: the shop kept Vigil waiting');
+  });
+
   it('records an alert to an unverified address as skipped, saying why', async () => {
     const owner = await userWithVerifiedEmail(store, clock.now());
     site.behaviour = { ...HEALTHY, status: 502 };

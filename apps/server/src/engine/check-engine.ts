@@ -10,7 +10,7 @@ import { queueDeliveries } from './alert-delivery.ts';
 import { recordEventDeliveries } from './alert-events.ts';
 import type { CheckedSlot, ClaimedMonitor } from './check.repository.ts';
 import { applyCheck, repeatDue } from './incident-machine.ts';
-import { nextAlignedSlot, nextSlot } from './slots.ts';
+import { groupOffsetMs, nextAlignedSlot, nextSlot } from './slots.ts';
 
 /** No check runs longer than this (the website timeout condition allows up to 30 s). */
 export const CHECK_DEADLINE_MS = 30_000;
@@ -193,27 +193,33 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       item.checkedAt,
     );
     const failed = outcome?.conditions.filter((condition) => condition.ok === false) ?? [];
+    const unjudged = outcome?.conditions.find((condition) => condition.ok === null);
     const ok = item.error === null && failed.length === 0;
     const slot: CheckedSlot = {
       monitorId: monitor.id,
       slotText: monitor.slotText,
-      nextCheckAt: (checkers[monitor.service as keyof CheckerMap]?.alignSlots ? nextAlignedSlot : nextSlot)(
-        monitor.slotAt,
-        monitor.intervalSeconds,
-        now,
-      ),
+      nextCheckAt: slotAfter(monitor, now),
       checkedAt: item.checkedAt,
       ok,
       responseMs: outcome?.responseMs ?? null,
       statusCode: outcome?.statusCode ?? null,
       failedConditions: failed.map((condition) => condition.key),
-      error: item.error ?? failed[0]?.summary ?? null,
+      // A condition that could not be judged (the provider kept Vigil waiting) is said, never passed silently.
+      error: item.error ?? failed[0]?.summary ?? (unjudged ? `Not checked: ${unjudged.summary}` : null),
       // A crashed check keeps the previous incident state: the site was not judged.
       status: item.error === null ? verdict.status : downIfOpen(monitor),
       checkState: item.error === null ? verdict.state : monitor.checkState,
       tally: countCheck(monitor.tally, item.checkedAt, ok),
     };
     return { slot, item, transitions: item.error === null ? verdict.transitions : [] };
+  }
+
+  /** The next slot: on the monitor's own grid, or on its group's (one shop's monitors come due together). */
+  function slotAfter(monitor: ClaimedMonitor, now: Date): Date {
+    const group = checkers[monitor.service as keyof CheckerMap]?.slotGroup?.(monitor.target);
+    if (!group) return nextSlot(monitor.slotAt, monitor.intervalSeconds, now);
+    const offset = groupOffsetMs(group, monitor.intervalSeconds);
+    return nextAlignedSlot(monitor.slotAt, monitor.intervalSeconds, now, offset);
   }
 
   function downIfOpen(monitor: ClaimedMonitor): 'up' | 'down' {

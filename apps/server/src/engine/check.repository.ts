@@ -124,7 +124,8 @@ export function createCheckRepository(db: Db) {
      * Moves each monitor on to its next slot and records what the check saw, but only where the row still
      * holds the checked slot and is not paused: a slot whose lease ran out and was checked again by another
      * worker, a monitor paused or re-scheduled meanwhile, or a deleted one, is left alone. Returns the ids
-     * that moved on; only their results count, and only their hourly tallies take the new check.
+     * that moved on; only their results count, and only their hourly tallies take the new check. A re-check
+     * asked for during the check (`recheck_requested`) makes the next slot due at once.
      */
     async advance(slots: CheckedSlot[]): Promise<Set<string>> {
       if (slots.length === 0) return new Set();
@@ -138,7 +139,9 @@ export function createCheckRepository(db: Db) {
       const rows = await rowsOf<{ id: string }>(
         db,
         sql`update monitors as m set
-              next_check_at = v.next_at, claimed_until = null, last_checked_at = v.checked_at,
+              next_check_at = case when m.recheck_requested
+                then greatest(v.checked_at, v.slot_at + interval '1 millisecond') else v.next_at end,
+              recheck_requested = false, claimed_until = null, last_checked_at = v.checked_at,
               last_response_ms = v.response_ms, last_error = v.error, status = v.status, check_state = v.state,
               tally_hour = v.tally_hour, tally_checks = v.tally_checks, tally_failures = v.tally_failures
             from (values ${list(values)})

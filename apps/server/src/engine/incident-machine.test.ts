@@ -9,7 +9,7 @@ import {
   repeatDue,
   type RepeatCandidate,
 } from './incident-machine.ts';
-import { nextAlignedSlot, nextSlot } from './slots.ts';
+import { groupOffsetMs, nextAlignedSlot, nextSlot } from './slots.ts';
 
 const down = (key = 'http_status', summary = 'HTTP 503 from https://shop.example'): ConditionResult => ({
   key,
@@ -177,13 +177,28 @@ describe('nextSlot()', () => {
 describe('nextAlignedSlot()', () => {
   const at = (s: string) => new Date(`2026-03-01T10:${s}Z`);
 
-  it('moves a slot off the grid onto the interval grid shared by every monitor', () => {
+  it('moves a slot off the grid onto the interval grid shared by every monitor of a group', () => {
     expect(nextAlignedSlot(at('00:17.250'), 60, at('00:17.900'))).toEqual(at('01:00'));
     expect(nextAlignedSlot(at('01:00'), 60, at('01:00.400'))).toEqual(at('02:00'));
     expect(nextAlignedSlot(at('00:40'), 300, at('00:41'))).toEqual(at('05:00'));
   });
 
-  it('skips to the latest due grid slot after falling behind, without a burst', () => {
+  it('shifts the grid by the group’s offset, and skips to the latest due slot after falling behind', () => {
+    expect(nextAlignedSlot(at('00:17.250'), 60, at('00:17.900'), 20_000)).toEqual(at('00:20'));
+    expect(nextAlignedSlot(at('00:20'), 60, at('00:20.100'), 20_000)).toEqual(at('01:20'));
     expect(nextAlignedSlot(at('00:00'), 60, at('07:30'))).toEqual(at('07:00'));
+    expect(nextAlignedSlot(at('00:00'), 60, at('07:30'), 45_000)).toEqual(at('06:45'));
+  });
+});
+
+describe('groupOffsetMs()', () => {
+  it('gives each group a stable offset within the interval, spread across it', () => {
+    expect(groupOffsetMs('shop-a', 60)).toBe(groupOffsetMs('shop-a', 60));
+    const offsets = Array.from({ length: 1000 }, (_, i) => groupOffsetMs(`connection-${i}`, 60));
+    expect(Math.min(...offsets)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...offsets)).toBeLessThan(60_000);
+    // Spread: every 6-second tenth of the minute holds some groups.
+    const tenths = new Set(offsets.map((offset) => Math.floor(offset / 6000)));
+    expect(tenths.size).toBe(10);
   });
 });

@@ -245,6 +245,16 @@ describe('monitor detail', () => {
     );
   });
 
+  it('says when part of the last check could not run, though the monitor is up', async () => {
+    vi.mocked(getMonitorInfo).mockResolvedValue(
+      ok({ ...checkout, status: 'up', lastError: 'Not checked: the shop kept Vigil waiting.' }),
+    );
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    const notice = await screen.findByRole('alert', { name: 'Part of the last check could not run' });
+    expect(notice).toHaveTextContent('Not checked: the shop kept Vigil waiting.');
+    expect(screen.queryByText('The last check failed')).not.toBeInTheDocument();
+  });
+
   it('switches the chart between 24 h, 7 d and 30 d', async () => {
     const user = userEvent.setup();
     renderAt(`/app/monitor?monitorId=${id(2)}`);

@@ -5,7 +5,14 @@ import { monitors, users } from '../../db/schema.ts';
 export type MonitorRow = typeof monitors.$inferSelect;
 
 // What the API shows of a monitor: the engine's working state (check state, lease, next slot) stays out.
-const HIDDEN = ['userId', 'nextCheckAt', 'checkState', 'claimedUntil', 'updatedAt'] as const;
+const HIDDEN = [
+  'userId',
+  'nextCheckAt',
+  'checkState',
+  'claimedUntil',
+  'recheckRequested',
+  'updatedAt',
+] as const;
 type ShownColumns = Omit<ReturnType<typeof getTableColumns<typeof monitors>>, (typeof HIDDEN)[number]>;
 const shownColumns = {
   ...(Object.fromEntries(

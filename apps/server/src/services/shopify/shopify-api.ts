@@ -189,6 +189,12 @@ export function createShopApi(client: ShopifyClient, now: () => number = Date.no
     stats,
     client,
 
+    /** Whether the shop's bucket holds `points` now, as far as Vigil knows: a query that would not wait. */
+    affords: (shop: string, points: number) => waitForBudget(shop, points) === 0,
+
+    /** The cost Vigil estimates for reading `count` variants by id. */
+    variantReadCost: (count: number) => count * 3 + 1,
+
     async shopInfo(shop: string, token: string, signal?: AbortSignal) {
       const data = await query<{
         shop: {
@@ -281,6 +287,9 @@ export function createShopApi(client: ShopifyClient, now: () => number = Date.no
       }
       return { products, missing: ids.filter((id) => !found.has(id)) };
     },
+
+    /** Most variants one read by id takes. */
+    variantsPerQuery: NODES_PER_QUERY,
 
     /** The current state of watched variants: one query per 250 (≈3 points each). Unknown ids are left out. */
     async variantStates(shop: string, token: string, ids: string[], signal?: AbortSignal) {

@@ -111,9 +111,11 @@ describe('Shopify conditions', () => {
       confirmed: true,
       summary: 'Blue hoodie is archived; Cap is not on the online store (hoodies.myshopify.com)',
     });
-    expect(judgeUnpublished(target, states(state('gid://shopify/ProductVariant/11'))).summary).toBe(
-      'Cap was deleted (hoodies.myshopify.com)',
-    );
+    const capGone: Map<string, VariantState | null> = states(state('gid://shopify/ProductVariant/11'));
+    // Not read yet is not deleted; read and missing is.
+    expect(judgeUnpublished(target, capGone).ok).toBe(true);
+    capGone.set('gid://shopify/ProductVariant/21', null);
+    expect(judgeUnpublished(target, capGone).summary).toBe('Cap was deleted (hoodies.myshopify.com)');
   });
 
   it('compares prices as amounts with the price when chosen', () => {

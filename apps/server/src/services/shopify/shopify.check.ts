@@ -3,21 +3,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Checker, CheckOutcome, CheckRequest, ConditionResult } from '../../checks/checker.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
 import type { ConnectionRepository, ConnectionRow } from '../../modules/connections/connection.repository.ts';
-import { tokenContext } from '../../modules/connections/connection.service.ts';
-import { ShopifyError } from './shopify.client.ts';
 import type { ShopApi, VariantState } from './shopify-api.ts';
+import { createShopReader } from './shop-reader.ts';
 import type { CartAttempt, Storefront, StorefrontState } from './storefront.ts';
 
-/**
- * What one shop's data fetched for one check is good for. Monitors of a shop come due together (aligned slots),
- * so the first check of a slot fetches every variant any of the shop's monitors watches, and the rest of that
- * slot's checks read it: one Admin API query per shop (per 250 variants) per interval. Shorter than the
- * shortest interval (30 s), so each interval reads fresh data; a webhook saying the shop's data changed
- * (`data_changed_at`) makes it stale at once.
- */
-export const SHOP_DATA_TTL_MS = 20_000;
+/** Storefront pages and add-to-cart tries of one shop within this long serve every monitor of the shop. */
+export const STOREFRONT_TTL_MS = 20_000;
 /** Connection rows asked for in the same moment are read with one statement. */
 const CONNECTION_BATCH_MS = 5;
+const FORGET_EVERY_MS = 10 * 60_000;
 
 export interface ShopifyCheckerDeps {
   connections: Pick<ConnectionRepository, 'findMany' | 'watchedTargets' | 'setStatus'>;
@@ -33,7 +27,8 @@ interface Cached<T> {
   value: Promise<T>;
 }
 
-type ShopData = { ok: true; variants: Map<string, VariantState> } | { ok: false; error: ShopifyError };
+/** A watched variant's last known state: null when the shop no longer has it, absent when never read. */
+type States = Map<string, VariantState | null>;
 
 const variantName = (product: { title: string }, variant: { title: string }) =>
   variant.title && variant.title !== 'Default Title' ? `${product.title} (${variant.title})` : product.title;
@@ -49,7 +44,8 @@ const amount = (price: string) => Number.parseFloat(price);
 export function createShopifyChecker(deps: ShopifyCheckerDeps): Checker {
   const { connections, cipher, api, storefront, log } = deps;
   const now = deps.now ?? Date.now;
-  const shopData = new Map<string, Cached<ShopData>>();
+  const reader = createShopReader({ connections, cipher, api, log, now });
+  let lastForget = now();
   const homes = new Map<string, Cached<StorefrontState>>();
   const carts = new Map<string, Cached<CartAttempt>>();
   let pendingIds = new Map<string, ((row: ConnectionRow | undefined) => void)[]>();
@@ -74,62 +70,45 @@ export function createShopifyChecker(deps: ShopifyCheckerDeps): Checker {
 
   function cached<T>(cache: Map<string, Cached<T>>, key: string, since: number, load: () => Promise<T>) {
     const hit = cache.get(key);
-    if (hit && hit.at > since && now() - hit.at < SHOP_DATA_TTL_MS) return hit.value;
+    if (hit && hit.at > since && now() - hit.at < STOREFRONT_TTL_MS) return hit.value;
     const value = load();
     cache.set(key, { at: now(), value });
     // Forget failures at once, and everything after its time, so the maps hold only live shops.
     value.then(
-      () => setTimeout(() => cache.get(key)?.value === value && cache.delete(key), SHOP_DATA_TTL_MS).unref(),
+      () => setTimeout(() => cache.get(key)?.value === value && cache.delete(key), STOREFRONT_TTL_MS).unref(),
       () => cache.get(key)?.value === value && cache.delete(key),
     );
     return value;
   }
 
-  function readShop(row: ConnectionRow, signal: AbortSignal): Promise<ShopData> {
-    const since = row.dataChangedAt?.getTime() ?? 0;
-    return cached(shopData, row.id, since, async () => {
-      try {
-        const targets = (await connections.watchedTargets(row.id)) as ShopifyTarget[];
-        const ids = new Set<string>();
-        for (const target of targets) {
-          for (const product of target.products ?? [])
-            for (const variant of product.variants) ids.add(variant.variantId);
-        }
-        const token = cipher.open(row.tokenCiphertext!, tokenContext(row));
-        return { ok: true, variants: await api.variantStates(row.account, token, [...ids], signal) };
-      } catch (error) {
-        if (!(error instanceof ShopifyError)) throw error;
-        if (error.kind === 'auth') {
-          await connections.setStatus([row.id], 'lost', error.message, new Date(now()));
-        } else {
-          log.warn({ shop: row.account, err: error }, 'shopify check could not read the shop');
-        }
-        return { ok: false, error };
-      }
-    });
-  }
-
   return {
     service: 'shopify',
-    alignSlots: true,
+    slotGroup: (target) => (target as ShopifyTarget).connectionId ?? null,
 
     async check(request: CheckRequest): Promise<CheckOutcome> {
       const target = request.target as ShopifyTarget;
       const conditions = request.conditions as ShopifyConditions;
       const row = await loadConnection(target.connectionId);
       const active = row?.status === 'active' && row.tokenCiphertext !== null;
-      const [home, data] = await Promise.all([
+      const ownIds = target.products.flatMap((product) =>
+        product.variants.map((variant) => variant.variantId),
+      );
+      const [home, read] = await Promise.all([
         conditions.storefront_down.enabled
           ? cached(homes, target.shop, 0, () => storefront.home(target.storefrontUrl, request.signal))
           : Promise.resolve(null),
-        active ? readShop(row, request.signal) : Promise.resolve(null),
+        active ? reader.variants(row, ownIds) : Promise.resolve(null),
       ]);
+      if (now() - lastForget > FORGET_EVERY_MS) {
+        lastForget = now();
+        reader.forgetIdle();
+      }
       const lostBy = !row
         ? 'The shop’s connection was removed.'
         : !active
           ? (row.statusReason ?? `The connection is ${row.status}.`)
-          : data && !data.ok && data.error.kind === 'auth'
-            ? data.error.message
+          : read?.error?.kind === 'auth'
+            ? read.error.message
             : null;
 
       const results: ConditionResult[] = [];
@@ -147,16 +126,15 @@ export function createShopifyChecker(deps: ShopifyCheckerDeps): Checker {
       }
       if (home) results.push(judgeStorefront(target.shop, home));
 
-      const variants = data?.ok ? data.variants : null;
+      // Judged on what is known: a shop too big for its budget is judged on the variants' last known states.
+      const known = read && !lostBy && ownIds.some((id) => read.states.has(id)) ? read.states : null;
       const cannotRead = lostBy
         ? `Vigil cannot read ${target.shop}’s products without access`
-        : data && !data.ok
-          ? `${data.error.message} The products will be checked again at the next interval.`
-          : '';
-      const judge = (
-        key: keyof ShopifyConditions,
-        judgeWith: (states: Map<string, VariantState>) => ConditionResult,
-      ) => {
+        : read?.error
+          ? `${read.error.message} The products will be checked again at the next interval.`
+          : `${target.shop}’s products could not be read`;
+      const variants = known;
+      const judge = (key: keyof ShopifyConditions, judgeWith: (states: States) => ConditionResult) => {
         if (!conditions[key].enabled) return;
         results.push(variants ? judgeWith(variants) : { key, ok: null, summary: cannotRead });
       };
@@ -209,11 +187,7 @@ function eachVariant(
   for (const product of target.products) for (const variant of product.variants) visit(product, variant);
 }
 
-export function judgeStock(
-  target: ShopifyTarget,
-  states: Map<string, VariantState>,
-  threshold: number,
-): ConditionResult {
+export function judgeStock(target: ShopifyTarget, states: States, threshold: number): ConditionResult {
   const out: string[] = [];
   eachVariant(target, (product, variant) => {
     const state = states.get(variant.variantId);
@@ -237,10 +211,13 @@ export function judgeStock(
   };
 }
 
-export function judgeUnpublished(target: ShopifyTarget, states: Map<string, VariantState>): ConditionResult {
+export function judgeUnpublished(target: ShopifyTarget, states: States): ConditionResult {
   const problems: string[] = [];
   for (const product of target.products) {
-    const state = product.variants.map((variant) => states.get(variant.variantId)).find(Boolean);
+    const read = product.variants.filter((variant) => states.has(variant.variantId));
+    // Not read yet (a shop too big for its budget): nothing to say about it this time.
+    if (read.length === 0) continue;
+    const state = read.map((variant) => states.get(variant.variantId)).find(Boolean);
     if (!state) problems.push(`${product.title} was deleted`);
     else if (state.product.status === 'ARCHIVED') problems.push(`${state.product.title} is archived`);
     else if (state.product.status === 'DRAFT') problems.push(`${state.product.title} is a draft`);
@@ -261,7 +238,7 @@ export function judgeUnpublished(target: ShopifyTarget, states: Map<string, Vari
   return { key: 'product_unpublished', ok: false, confirmed: true, summary: `${summary} (${target.shop})` };
 }
 
-export function judgePrice(target: ShopifyTarget, states: Map<string, VariantState>): ConditionResult {
+export function judgePrice(target: ShopifyTarget, states: States): ConditionResult {
   const changes: string[] = [];
   eachVariant(target, (product, variant) => {
     const state = states.get(variant.variantId);
@@ -284,7 +261,7 @@ export function judgePrice(target: ShopifyTarget, states: Map<string, VariantSta
 
 export async function judgeCart(
   target: ShopifyTarget,
-  states: Map<string, VariantState>,
+  states: States,
   addToCart: (variantId: string) => Promise<CartAttempt>,
 ): Promise<ConditionResult> {
   let tried: { name: string; variantId: string } | undefined;

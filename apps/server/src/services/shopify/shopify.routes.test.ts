@@ -208,26 +208,24 @@ describe.each(databases)('Shopify binding, products, checks and webhooks on $nam
           p.published &&
           p.variants.every((v) => v.inventoryPolicy === 'DENY' && v.tracked && v.inventoryQuantity > 0),
       )!;
-    const base = websiteMonitor(user.email);
-    const created = await call(t.app, 'POST', '/monitor-bff/monitor', {
-      token: user.token,
-      body: {
-        ...base,
-        service: 'shopify',
-        target: {
-          connectionId,
-          productIds: [product.gid],
+    const watch = (productIds: string[]) =>
+      call(t.app, 'POST', '/monitor-bff/monitor', {
+        token: user.token,
+        body: {
+          ...websiteMonitor(user.email),
+          service: 'shopify',
+          target: { connectionId, productIds },
+          conditions: {
+            storefront_down: { enabled: true },
+            checkout_broken: { enabled: true },
+            product_out_of_stock: { enabled: true, threshold: 0 },
+            product_unpublished: { enabled: true },
+            product_price_changed: { enabled: false },
+            app_uninstalled: { enabled: true },
+          },
         },
-        conditions: {
-          storefront_down: { enabled: true },
-          checkout_broken: { enabled: true },
-          product_out_of_stock: { enabled: true, threshold: 0 },
-          product_unpublished: { enabled: true },
-          product_price_changed: { enabled: false },
-          app_uninstalled: { enabled: true },
-        },
-      },
-    });
+      });
+    const created = await watch([product.gid]);
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const monitorId = created.body.data.monitorId as string;
     expect(created.body.data.target.products[0].variants.length).toBe(product.variants.length);
@@ -244,6 +242,31 @@ describe.each(databases)('Shopify binding, products, checks and webhooks on $nam
     expect(info.body.data, info.body.data.lastError).toMatchObject({
       status: 'up',
       connection: { status: 'active' },
+    });
+
+    // A monitor added right after the shop was read is judged on its own products, read for it.
+    const other = shopify()
+      .products(DEMO)
+      .find(
+        (p) =>
+          p.gid !== product.gid &&
+          p.status === 'ACTIVE' &&
+          p.published &&
+          p.variants.every((v) => v.inventoryQuantity > 0),
+      )!;
+    const second = await watch([other.gid]);
+    await engine.runDue();
+    const secondInfo = await call(
+      t.app,
+      'GET',
+      `/monitor-bff/monitor-info?monitorId=${second.body.data.monitorId}`,
+      {
+        token: user.token,
+      },
+    );
+    expect(secondInfo.body.data, secondInfo.body.data.lastError).toMatchObject({
+      status: 'up',
+      lastError: null,
     });
 
     const variant = product.variants[1]!;

@@ -232,6 +232,16 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
           {monitor.lastError}
         </Alert>
       ) : null}
+      {monitor.status === 'up' && monitor.lastError ? (
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconAlertTriangle />}
+          title="Part of the last check could not run"
+        >
+          {monitor.lastError}
+        </Alert>
+      ) : null}
       {monitor.paused ? (
         <Alert color="yellow" variant="light" title="Paused">
           No checks run and no alerts go out until you start this monitor again.

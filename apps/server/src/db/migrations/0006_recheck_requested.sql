@@ -1,0 +1,1 @@
+ALTER TABLE "monitors" ADD COLUMN "recheck_requested" boolean DEFAULT false NOT NULL;
