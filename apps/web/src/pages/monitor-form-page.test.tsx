@@ -94,15 +94,14 @@ async function fillBasics(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe('/monitor_create', () => {
-  it('shows the services as cards, those not available disabled with their reason', async () => {
+  it('offers the services that work as cards, and leaves the ones still to be built off the page', async () => {
     renderAt('/app/monitor_create');
     const website = await screen.findByRole('radio', { name: /Website/ });
     expect(website).toHaveAttribute('aria-checked', 'true');
     expect(screen.getByRole('radio', { name: /Shopify shop/ })).toBeEnabled();
-    const googleAds = screen.getByRole('radio', { name: /Google Ads/ });
-    expect(googleAds).toBeDisabled();
-    expect(within(googleAds).getByText('Opens with the Google Ads integration.')).toBeInTheDocument();
-    expect(screen.getByRole('radio', { name: /Meta ads/ })).toBeDisabled();
+    expect(screen.getAllByRole('radio', { name: /Website|Shopify shop/ })).toHaveLength(2);
+    expect(screen.queryByRole('radio', { name: /Google Ads/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('radio', { name: /Meta ads/ })).not.toBeInTheDocument();
   });
 
   it('creates the monitor from the form and opens its detail', async () => {

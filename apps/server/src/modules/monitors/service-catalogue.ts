@@ -8,7 +8,8 @@ import { WEBSITE_SERVICE } from '../../services/website/catalogue.ts';
  * written here. `GET /monitor-bff/monitor-service` serves it; the engine reads condition labels from it.
  */
 
-const LATER_RELEASE = 'Its integration opens in a later release; website and Shopify monitors work today.';
+/** Why a service still to be built cannot be chosen; the web app leaves such services off its pages. */
+const NOT_BUILT = 'Vigil does not watch this service yet; it watches websites and Shopify shops.';
 
 /** Check interval in seconds; the plan's shortest interval applies on top (plan-catalogue.ts). */
 export const INTERVAL_SECONDS = { min: 30, max: 86_400, default: 300 } as const;
@@ -52,7 +53,7 @@ export const SERVICE_CATALOGUE: readonly ServiceDefinition[] = [
     name: 'Google Ads',
     description: 'A Google Ads account and its ads and campaigns.',
     available: false,
-    unavailableReason: LATER_RELEASE,
+    unavailableReason: NOT_BUILT,
     targetLabel: 'Google Ads account (connect with Google)',
     conditions: [
       {
@@ -99,7 +100,7 @@ export const SERVICE_CATALOGUE: readonly ServiceDefinition[] = [
     name: 'Meta ads',
     description: 'A Facebook/Instagram ad account and the ad sets you choose.',
     available: false,
-    unavailableReason: LATER_RELEASE,
+    unavailableReason: NOT_BUILT,
     targetLabel: 'Ad account (connect with Meta)',
     conditions: [
       {

@@ -1,9 +1,9 @@
-import { Badge, Group, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Group, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ServiceDefinition } from '@vigil/contracts';
 
 /**
- * The catalogue's services as cards; those not available yet (per the catalogue, or without a module in this
- * app) are shown, disabled, with their reason.
+ * The services a monitor can be created for, as cards: the catalogue's available ones this app has a module for.
+ * Services still to be built are left off the page rather than shown disabled.
  */
 export function ServicePicker({
   services,
@@ -30,9 +30,8 @@ export function ServicePicker({
       description={locked ? 'A monitor keeps the service it was created for.' : undefined}
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" mt="xs">
-        {services.map((service) => {
-          const creatable = isCreatable(service);
-          const disabled = !creatable || (locked === true && service.service !== value);
+        {services.filter(isCreatable).map((service) => {
+          const disabled = locked === true && service.service !== value;
           return (
             <Radio.Card
               key={service.service}
@@ -45,20 +44,10 @@ export function ServicePicker({
               <Group wrap="nowrap" align="flex-start" gap="sm">
                 <Radio.Indicator disabled={disabled} />
                 <Stack gap={4}>
-                  <Group gap="xs">
-                    <Text fw={600}>{service.name}</Text>
-                    {!creatable ? (
-                      <Badge size="xs" variant="light" color="gray">
-                        Not available yet
-                      </Badge>
-                    ) : null}
-                  </Group>
+                  <Text fw={600}>{service.name}</Text>
                   <Text size="sm" c="dimmed">
                     {service.description}
                   </Text>
-                  {!creatable && service.unavailableReason ? (
-                    <Text size="sm">{service.unavailableReason}</Text>
-                  ) : null}
                 </Stack>
               </Group>
             </Radio.Card>
