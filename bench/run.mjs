@@ -1,15 +1,16 @@
 // `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
-// `npm run bench -- checks|alerts|phone|api|long` runs the long ones instead (minutes each; see bench/README.md).
+// `npm run bench -- checks|alerts|phone|api|shopify|long` runs the long ones instead (minutes each; see
+// bench/README.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const LONG = ['checks', 'alerts', 'phone', 'api'];
+const LONG = ['checks', 'alerts', 'phone', 'api', 'shopify'];
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
 if (unknown.length) {
   console.error(
-    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api or long (all four).`,
+    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify or long (all five).`,
   );
   process.exit(2);
 }
@@ -84,5 +85,16 @@ if (long.includes('phone')) {
 if (long.includes('api')) {
   const { benchApi, printApi } = await import('./api.mjs');
   printApi(await benchApi());
+}
+
+if (long.includes('shopify')) {
+  const { benchShopify, printShopify, shopifyRuns } = await import('./shopify.mjs');
+  const rows = [];
+  for (const run of shopifyRuns()) {
+    const row = await benchShopify(run);
+    console.error(JSON.stringify(row));
+    rows.push(row);
+  }
+  printShopify(rows);
 }
 process.exit(0);

@@ -14,8 +14,9 @@ export const VARIANT_STATE_TTL_MS = 20_000;
 /** Reads asked for within this window are one read (one query per 250 variants). */
 const COALESCE_MS = 5;
 /**
- * The longest one read waits for the shop's rate-limit bucket. A shop whose budget cannot pay for all its
- * watched variants every interval is read as far as the budget goes; the rest keep their last known state.
+ * The longest one read waits for the shop's rate-limit bucket, for variants never read. A shop whose budget
+ * cannot pay for all its watched variants every interval is read as far as the budget goes; the rest keep
+ * their last known state.
  */
 const READ_WAIT_MS = 10_000;
 
@@ -27,6 +28,8 @@ interface Entry {
 
 interface ShopCache {
   entries: Map<string, Entry>;
+  /** The next background read of stale variants, when the budget left some for later. */
+  topUp: NodeJS.Timeout | undefined;
   /** Every variant the shop's running monitors watch, as of `at`. */
   watched: { ids: string[]; at: number } | null;
   pending: { ids: Set<string>; done: Promise<ShopifyError | null> } | null;
@@ -72,7 +75,10 @@ export function createShopReader(deps: {
     return cache.watched.ids;
   }
 
-  /** Reads `asked` (waiting for the budget, up to READ_WAIT_MS), then what else is stale while it is free. */
+  /**
+   * Reads what is stale of `asked`, then of the shop's other watched variants, as far as the bucket pays without
+   * waiting; variants never read are waited for (up to READ_WAIT_MS).
+   */
   async function read(row: ConnectionRow, cache: ShopCache, asked: string[], since: number) {
     const token = cipher.open(row.tokenCiphertext!, tokenContext(row));
     const signal = AbortSignal.timeout(READ_WAIT_MS);
@@ -82,18 +88,61 @@ export function createShopReader(deps: {
     const queue = [...asked, ...others];
     for (let i = 0; i < queue.length; i += api.variantsPerQuery) {
       const chunk = queue.slice(i, i + api.variantsPerQuery);
-      const needed = chunk.some((id) => asked.includes(id));
-      if (!needed && !api.affords(row.account, api.variantReadCost(chunk.length))) break;
+      // Only variants never read are worth waiting for the bucket: the others keep their last known state
+      // until the budget pays for them, so a check never waits to refresh what it already knows.
+      const neverRead = chunk.some((id) => asked.includes(id) && !cache.entries.has(id));
+      if (!neverRead && !api.affords(row.account, api.variantReadCost(chunk.length))) continue;
       const states = await api.variantStates(row.account, token, chunk, signal);
       const at = now();
       for (const id of chunk) cache.entries.set(id, { state: states.get(id) ?? null, at });
     }
+    scheduleTopUp(row, cache, since);
+  }
+
+  /**
+   * Reads the shop's stale watched variants in the background, oldest first, one query as soon as the bucket
+   * holds its cost: a shop whose budget cannot pay for all its variants at once spends it across the interval,
+   * so every variant is refreshed as often as the budget allows (5,000 variants on the standard plan: every
+   * 2.5 minutes) while checks use the last known states and never wait for them.
+   */
+  function scheduleTopUp(row: ConnectionRow, cache: ShopCache, since: number) {
+    if (cache.topUp || !cache.watched) return;
+    const stale = cache.watched.ids
+      .filter((id) => !isCurrent(cache.entries.get(id), since))
+      .sort((a, b) => (cache.entries.get(a)?.at ?? 0) - (cache.entries.get(b)?.at ?? 0))
+      .slice(0, api.variantsPerQuery);
+    if (stale.length === 0) return;
+    const wait = api.budgetWaitMs(row.account, api.variantReadCost(stale.length));
+    cache.topUp = setTimeout(
+      () => {
+        cache.topUp = undefined;
+        void (async () => {
+          const token = cipher.open(row.tokenCiphertext!, tokenContext(row));
+          const states = await api.variantStates(
+            row.account,
+            token,
+            stale,
+            AbortSignal.timeout(READ_WAIT_MS),
+          );
+          const at = now();
+          for (const id of stale) cache.entries.set(id, { state: states.get(id) ?? null, at });
+          scheduleTopUp(row, cache, since);
+        })().catch((error: unknown) => {
+          log.warn(
+            { shop: row.account, err: error },
+            'shopify background read stopped; the next check resumes it',
+          );
+        });
+      },
+      Math.max(wait, 50),
+    );
+    cache.topUp.unref();
   }
 
   function cacheOf(connectionId: string): ShopCache {
     let cache = shops.get(connectionId);
     if (!cache) {
-      cache = { entries: new Map(), watched: null, pending: null };
+      cache = { entries: new Map(), topUp: undefined, watched: null, pending: null };
       shops.set(connectionId, cache);
     }
     return cache;
@@ -143,7 +192,10 @@ export function createShopReader(deps: {
     forgetIdle(): void {
       for (const [id, cache] of shops) {
         const newest = Math.max(0, ...[...cache.entries.values()].map((entry) => entry.at));
-        if (!cache.pending && now() - newest > 24 * 3600 * 1000) shops.delete(id);
+        if (!cache.pending && now() - newest > 24 * 3600 * 1000) {
+          clearTimeout(cache.topUp);
+          shops.delete(id);
+        }
       }
     },
   };

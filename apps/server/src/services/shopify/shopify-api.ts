@@ -192,6 +192,9 @@ export function createShopApi(client: ShopifyClient, now: () => number = Date.no
     /** Whether the shop's bucket holds `points` now, as far as Vigil knows: a query that would not wait. */
     affords: (shop: string, points: number) => waitForBudget(shop, points) === 0,
 
+    /** Milliseconds until the shop's bucket holds `points`, as far as Vigil knows. */
+    budgetWaitMs: (shop: string, points: number) => waitForBudget(shop, points),
+
     /** The cost Vigil estimates for reading `count` variants by id. */
     variantReadCost: (count: number) => count * 3 + 1,
 
