@@ -139,7 +139,28 @@ export function createShopifyClient(
         }
         base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
       }
-      const response = await send(`${base}/meta.json`, { headers: { accept: 'application/json' } }, signal);
+      // Followed by hand: a shop behind its password page sends every page, meta.json too, to /password.
+      let response = await send(
+        `${base}/meta.json`,
+        { headers: { accept: 'application/json' }, redirect: 'manual' },
+        signal,
+      );
+      for (let hops = 0; hops < 5 && response.status >= 300 && response.status < 400; hops++) {
+        const location = new URL(response.headers.get('location') ?? '/', `${base}/meta.json`);
+        if (/\/password\/?$/.test(location.pathname)) {
+          if (domain) return { shop: domain, name: domain, currency: 'USD' };
+          throw new ShopifyError(
+            `The shop at ${input.trim()} shows its password page, so Vigil cannot tell which shop it is. Enter its myshopify.com address instead.`,
+            response.status,
+            'not_a_shop',
+          );
+        }
+        response = await send(
+          location.toString(),
+          { headers: { accept: 'application/json' }, redirect: 'manual' },
+          signal,
+        );
+      }
       const meta = (await response.json().catch(() => null)) as {
         myshopify_domain?: unknown;
         name?: unknown;
