@@ -1,10 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUserInfo } from '../lib/session.ts';
 import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
-import { renderWithProviders, Where } from '../test/render.tsx';
+import { renderMonitorFormAt } from '../test/monitor-form-pages.tsx';
 import { aMonitor, allPlans, catalogue, ok } from '../test/monitor-fixtures.ts';
 import { getMonitorService } from '../features/monitors/api/get-monitor-service.ts';
 import { getPlans } from '../features/plans/api/get-plans.ts';
@@ -14,8 +13,6 @@ import { getMonitorInfo } from '../features/monitors/api/get-monitor-info.ts';
 import { getVerifiedContacts } from '../features/monitors/api/get-verified-contacts.ts';
 import { sendCode } from '../features/monitors/api/send-code.ts';
 import { verifyCode } from '../features/monitors/api/verify-code.ts';
-import MonitorCreatePage from './monitor-create-page.tsx';
-import MonitorEditPage from './monitor-edit-page.tsx';
 
 vi.mock('../features/monitors/api/get-monitor-service.ts', () => ({ getMonitorService: vi.fn() }));
 vi.mock('../features/plans/api/get-plans.ts', () => ({ getPlans: vi.fn() }));
@@ -31,24 +28,7 @@ vi.setConfig({ testTimeout: 20_000 });
 
 const created = aMonitor({ monitorId: '33333333-3333-4333-8333-333333333333', name: 'Home page' });
 
-function renderAt(url: string) {
-  return renderWithProviders(
-    <Routes>
-      <Route
-        path="/monitor_create"
-        element={
-          <>
-            <MonitorCreatePage />
-            <Where />
-          </>
-        }
-      />
-      <Route path="/monitor_edit" element={<MonitorEditPage />} />
-      <Route path="*" element={<Where />} />
-    </Routes>,
-    { url },
-  );
-}
+const renderAt = renderMonitorFormAt;
 
 beforeEach(() => {
   for (const fn of [

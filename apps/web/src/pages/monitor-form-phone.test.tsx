@@ -1,11 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PHONE_CONSENT_TEXT, PHONE_NUMBER_MESSAGE } from '@vigil/contracts';
 import { setUserInfo } from '../lib/session.ts';
 import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
-import { renderWithProviders } from '../test/render.tsx';
+import { renderMonitorFormAt } from '../test/monitor-form-pages.tsx';
 import { aMonitor, allPlans, catalogue, failed, ok } from '../test/monitor-fixtures.ts';
 import { getMonitorService } from '../features/monitors/api/get-monitor-service.ts';
 import { getPlans } from '../features/plans/api/get-plans.ts';
@@ -15,8 +14,6 @@ import { getMonitorInfo } from '../features/monitors/api/get-monitor-info.ts';
 import { getVerifiedContacts } from '../features/monitors/api/get-verified-contacts.ts';
 import { sendCode } from '../features/monitors/api/send-code.ts';
 import { verifyCode } from '../features/monitors/api/verify-code.ts';
-import MonitorCreatePage from './monitor-create-page.tsx';
-import MonitorEditPage from './monitor-edit-page.tsx';
 
 vi.mock('../features/monitors/api/get-monitor-service.ts', () => ({ getMonitorService: vi.fn() }));
 vi.mock('../features/plans/api/get-plans.ts', () => ({ getPlans: vi.fn() }));
@@ -35,16 +32,7 @@ type User = ReturnType<typeof userEvent.setup>;
 const created = aMonitor({ monitorId: '33333333-3333-4333-8333-333333333333', name: 'Home page' });
 const verifiedPhone = '+12015550123';
 
-function renderAt(url: string) {
-  return renderWithProviders(
-    <Routes>
-      <Route path="/monitor_create" element={<MonitorCreatePage />} />
-      <Route path="/monitor_edit" element={<MonitorEditPage />} />
-      <Route path="*" element={null} />
-    </Routes>,
-    { url },
-  );
-}
+const renderAt = renderMonitorFormAt;
 
 function signIn(plan: string) {
   setUserInfo({

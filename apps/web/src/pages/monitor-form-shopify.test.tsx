@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUserInfo } from '../lib/session.ts';
 import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
-import { renderWithProviders, Where } from '../test/render.tsx';
+import { renderMonitorFormAt } from '../test/monitor-form-pages.tsx';
+import MonitorCreatePage from './monitor-create-page.tsx';
 import {
   aConnection,
   allPlans,
@@ -34,8 +34,6 @@ import {
   saveOAuthReturn,
 } from '../features/monitors/connect/oauth-return.ts';
 import { PRODUCTS_NEEDED_MESSAGE } from '../features/monitors/services/shopify/index.ts';
-import MonitorCreatePage from './monitor-create-page.tsx';
-import MonitorEditPage from './monitor-edit-page.tsx';
 
 vi.mock('../features/monitors/api/get-monitor-service.ts', () => ({ getMonitorService: vi.fn() }));
 vi.mock('../features/plans/api/get-plans.ts', () => ({ getPlans: vi.fn() }));
@@ -63,24 +61,7 @@ const lost = aConnection({
 const created = aShopifyMonitor({ monitorId: '66666666-6666-4666-8666-666666666666' });
 const pendingRedirect = (key: string) => encodeURIComponent(JSON.stringify({ auth: 'false', key }));
 
-function renderAt(url: string) {
-  return renderWithProviders(
-    <Routes>
-      <Route
-        path="/monitor_create"
-        element={
-          <>
-            <MonitorCreatePage />
-            <Where />
-          </>
-        }
-      />
-      <Route path="/monitor_edit" element={<MonitorEditPage />} />
-      <Route path="*" element={<Where />} />
-    </Routes>,
-    { url },
-  );
-}
+const renderAt = renderMonitorFormAt;
 
 beforeEach(() => {
   for (const fn of [
