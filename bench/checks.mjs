@@ -16,8 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import {
+  startSmtp,
   freshDatabase,
   num,
   percentile,
@@ -104,27 +104,6 @@ export async function measure(query, { fromMs, toMs }) {
     [fromMs, toMs],
   );
   return { ...rows[0], checkedInWindow: done.rows[0].n };
-}
-
-function startSmtp(port) {
-  const received = new Map(); // recipient -> ms of the first message
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const at = Date.now();
-      stream.on('data', () => {});
-      stream.on('end', () => {
-        for (const rcpt of session.envelope.rcptTo) {
-          const address = rcpt.address.toLowerCase();
-          if (!received.has(address)) received.set(address, at);
-        }
-        callback();
-      });
-    },
-  });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ server, received })));
 }
 
 export async function benchChecks({
@@ -256,7 +235,7 @@ export async function benchChecks({
       const latencies = [];
       const sentLatencies = [];
       for (const row of rows) {
-        const at = smtp.received.get(`${row.name}@bench.local`);
+        const at = smtp.received.get(`${row.name}@bench.local`)?.[0];
         if (at !== undefined) latencies.push(at - row.opened_ms);
         if (row.sent_ms) sentLatencies.push(row.sent_ms - row.opened_ms);
       }

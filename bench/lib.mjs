@@ -3,6 +3,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -242,4 +243,29 @@ export async function insertAlertingMonitor(query, { userId, name, url, channel,
       slotMs,
     ],
   );
+}
+
+/**
+ * The benchmark's SMTP server (SMTP_URL of the processes it runs) on 127.0.0.1:`port`: every message's arrival
+ * time (ms), by lower-cased recipient, in order.
+ */
+export function startSmtp(port) {
+  const received = new Map();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const at = Date.now();
+      stream.on('data', () => {});
+      stream.on('end', () => {
+        for (const rcpt of session.envelope.rcptTo) {
+          const address = rcpt.address.toLowerCase();
+          received.set(address, [...(received.get(address) ?? []), at]);
+        }
+        callback();
+      });
+    },
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ server, received })));
 }

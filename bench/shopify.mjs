@@ -25,8 +25,8 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import {
+  startSmtp,
   freshDatabase,
   NO_ALERTS,
   num,
@@ -181,28 +181,6 @@ async function createMonitor(token, { name, connectionId, productIds, email }) {
       ...(email ? { emailSettings: { checked: true, name: 'Bench', isAgree: true, email } } : {}),
     },
   });
-}
-
-/** The benchmark's SMTP server (SMTP_URL): every message's arrival time, by recipient. */
-function startSmtp() {
-  const received = new Map();
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const at = Date.now();
-      stream.on('data', () => {});
-      stream.on('end', () => {
-        for (const rcpt of session.envelope.rcptTo) {
-          const address = rcpt.address.toLowerCase();
-          received.set(address, [...(received.get(address) ?? []), at]);
-        }
-        callback();
-      });
-    },
-  });
-  return new Promise((resolve) => server.listen(SMTP_PORT, '127.0.0.1', () => resolve({ server, received })));
 }
 
 /** Counts the server's warnings and errors (pino JSON lines on stdout) by message, with when they came. */
@@ -533,7 +511,7 @@ export async function benchShopify(run) {
       ? `${run.shops} shops × ${run.products} products, 1 monitor each, ${run.alerting} with email`
       : `1 shop × ${run.products} products, ${run.monitors} monitors × ${run.each} products, ${run.bucket} bucket`;
   console.error(`shopify: ${label}; warm-up ≥ ${warmMs / 1000} s, window ${intervals} intervals`);
-  const smtp = await startSmtp();
+  const smtp = await startSmtp(SMTP_PORT);
   const db = await freshDatabase('shopify');
   const client = new pg.Client({ connectionString: db.url });
   const query = (text, params) => client.query(text, params);
