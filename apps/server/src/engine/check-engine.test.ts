@@ -224,7 +224,7 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     const running = engine.runDue();
     await expect.poll(() => site.hits.get('/recheck') ?? 0).toBe(1);
     // A provider webhook arrives now: the running check may have read the account before the change.
-    expect(await store.connections.checkNow([id], clock.now())).toBe(1);
+    expect(await store.checks.requestChecks([id], clock.now())).toBe(1);
     expect(await monitorRow(database.db, id)).toMatchObject({ recheckRequested: true });
     await running;
     const row = await monitorRow(database.db, id);

@@ -152,6 +152,24 @@ export function createCheckRepository(db: Db) {
       return new Set(rows.map((row) => row.id));
     },
 
+    /**
+     * Moves these monitors' next check to now. One a worker is checking right now keeps its slot and is marked
+     * to be checked again as soon as that check is written, since it may have read the account before the change.
+     */
+    async requestChecks(monitorIds: string[], now: Date): Promise<number> {
+      if (monitorIds.length === 0) return 0;
+      const held = sql`(claimed_until is not null and claimed_until > ${at(now)})`;
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`update monitors set
+              next_check_at = case when ${held} then next_check_at else ${at(now)} end,
+              recheck_requested = ${held}
+            where id in (${list(monitorIds.map((id) => sql`${id}::uuid`))}) and paused = false
+            returning id::text`,
+      );
+      return rows.length;
+    },
+
     /** One multi-row insert; a slot already written (it never should be) is kept as it was. */
     async insertResults(slots: CheckedSlot[]): Promise<void> {
       if (slots.length === 0) return;

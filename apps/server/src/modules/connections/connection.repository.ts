@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { at, rowsOf } from '../../db/raw-sql.ts';
+import { at } from '../../db/raw-sql.ts';
 import { monitors, oauthBindStates, providerConnections, webhookEvents } from '../../db/schema.ts';
 
 export type ConnectionRow = typeof providerConnections.$inferSelect;
@@ -211,27 +211,6 @@ export function createConnectionRepository(db: Db) {
           ),
         );
       return rows.map((row) => row.id);
-    },
-
-    /**
-     * Moves these monitors' next check to now. One a worker is checking right now keeps its slot and is marked
-     * to be checked again as soon as that check is written, since it may have read the account before the change.
-     */
-    async checkNow(monitorIds: string[], now: Date): Promise<number> {
-      if (monitorIds.length === 0) return 0;
-      const held = sql`(claimed_until is not null and claimed_until > ${at(now)})`;
-      const rows = await rowsOf<{ id: string }>(
-        db,
-        sql`update monitors set
-              next_check_at = case when ${held} then next_check_at else ${at(now)} end,
-              recheck_requested = ${held}
-            where id in (${sql.join(
-              monitorIds.map((id) => sql`${id}::uuid`),
-              sql`, `,
-            )}) and paused = false
-            returning id::text`,
-      );
-      return rows.length;
     },
 
     /** Records a provider webhook's id; false when it was already recorded (a retried delivery). */

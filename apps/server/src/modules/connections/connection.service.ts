@@ -168,7 +168,7 @@ export function createConnectionService(deps: {
         if (state.monitorId)
           await tx.connections.attachMonitor(state.userId!, state.monitorId, saved.id, now);
         // Every monitor on this shop is checked again at once: a lost connection clears.
-        await tx.connections.checkNow(await tx.connections.monitorsWatching([saved.id]), now);
+        await tx.checks.requestChecks(await tx.connections.monitorsWatching([saved.id]), now);
         return saved;
       });
       const found = await store.connections.findOwned(state.userId, row.id);
@@ -196,7 +196,7 @@ export function createConnectionService(deps: {
         `Disconnected in Vigil on ${now.toISOString().slice(0, 10)}. Reconnect to watch this shop again.`,
         now,
       );
-      await store.connections.checkNow(await store.connections.monitorsWatching([connectionId]), now);
+      await store.checks.requestChecks(await store.connections.monitorsWatching([connectionId]), now);
       return toConnection(row ?? found.row, found.monitors);
     },
   };

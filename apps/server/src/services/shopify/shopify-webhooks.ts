@@ -34,7 +34,7 @@ export function createShopifyWebhookService(deps: {
     const ids = active.map((row) => row.id);
     const now = clock.now();
     await tx.connections.touchData(ids, now);
-    return tx.connections.checkNow(await tx.connections.monitorsWatching(ids, fragment), now);
+    return tx.checks.requestChecks(await tx.connections.monitorsWatching(ids, fragment), now);
   }
 
   const handlers: Record<string, (tx: Repositories, delivery: Delivery) => Promise<void>> = {
@@ -59,7 +59,7 @@ export function createShopifyWebhookService(deps: {
         `The Vigil app was uninstalled from ${shop} on ${now.toISOString().slice(0, 10)}.`,
         now,
       );
-      await tx.connections.checkNow(await tx.connections.monitorsWatching(ids), now);
+      await tx.checks.requestChecks(await tx.connections.monitorsWatching(ids), now);
     },
     // Vigil keeps no data about a shop's customers: there is nothing to send or erase.
     async 'customers/data_request'() {},
