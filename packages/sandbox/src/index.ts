@@ -1,8 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { GoogleSandbox, type GoogleOptions } from './google.ts';
+import { registerGoogleAdsApi } from './google-ads-api.ts';
+import { registerGoogleApi } from './google-api.ts';
+import { registerGoogleOAuth } from './google-oauth.ts';
+import { googleSummary, registerGooglePage } from './google-page.ts';
 import { escapeHtml, page } from './html.ts';
 import { createSmtpServer, Mailbox, type Mail } from './mailbox.ts';
+import { MetaSandbox, type MetaOptions } from './meta.ts';
+import { registerMetaApi } from './meta-api.ts';
+import { registerMetaGraph } from './meta-graph.ts';
+import { registerMetaDialog } from './meta-oauth.ts';
+import { metaSummary, registerMetaPage } from './meta-page.ts';
 import { OidcProvider } from './oidc.ts';
 import { plansSummary, registerPlanRoutes, type SandboxPlans } from './plans.ts';
 import { ShopifySandbox, type ShopifyOptions } from './shopify.ts';
@@ -50,6 +60,48 @@ export type {
 export { ShopifyActionError, ShopifySandbox } from './shopify.ts';
 export { shopifyQueryHmac } from './shopify-oauth.ts';
 export { shopifyWebhookHmac } from './shopify-webhooks.ts';
+export type {
+  AddCustomersInput,
+  AdsCall,
+  ApprovalStatus,
+  CampaignPrimaryStatus,
+  CampaignPrimaryStatusReason,
+  CustomerStatus,
+  GoogleAccessTokenView,
+  GoogleAdView,
+  GoogleCampaignView,
+  GoogleCustomerDetail,
+  GoogleCustomerView,
+  GoogleOptions,
+  GoogleQuotaView,
+  GoogleUsage,
+  GoogleUserView,
+  PolicyTopic,
+  PolicyTopicType,
+  UsageCounter,
+} from './google.ts';
+export { DEFAULT_ADS_API_VERSION, GoogleActionError, GoogleAdsError, GoogleSandbox } from './google.ts';
+export type {
+  EffectiveStatus,
+  IssueInfo,
+  MetaAccountDetail,
+  MetaAccountView,
+  MetaAdSetView,
+  MetaAdView,
+  MetaCalls,
+  MetaOptions,
+  MetaTokenView,
+  MetaUsage,
+  MetaUserView,
+} from './meta.ts';
+export {
+  ACCOUNT_STATUSES,
+  appsecretProof,
+  DISABLE_REASONS,
+  EFFECTIVE_STATUSES,
+  MetaActionError,
+  MetaSandbox,
+} from './meta.ts';
 
 export interface SandboxOptions {
   /** The origin the browser uses, e.g. http://localhost:3000; a function when it is known only after listening. */
@@ -73,6 +125,16 @@ export interface SandboxOptions {
    * `${publicUrl}/webhooks/shopify/compliance`.
    */
   shopify?: ShopifyOptions;
+  /**
+   * The Vigil app the Google stand-in knows (OAuth client and developer token): random when absent. Defaults:
+   * redirectUris [`${publicUrl}/app/oauth`], pageSize 10000, dailyOperations 15000.
+   */
+  google?: GoogleOptions;
+  /**
+   * The Vigil app the Meta stand-in knows (app id and secret): random when absent. Defaults: redirectUris
+   * [`${publicUrl}/app/oauth`], graphVersion v21.0, the development tier's ad-account budget per hour.
+   */
+  meta?: MetaOptions;
 }
 
 export interface Sandbox {
@@ -88,6 +150,18 @@ export interface Sandbox {
    * https://{shop}); the control page is `${basePath}/shopify` and the JSON API `${basePath}/api/shopify`.
    */
   shopify: ShopifySandbox;
+  /**
+   * The Google stand-in under `${publicUrl}${basePath}/google`: authorize `/o/oauth2/v2/auth`, `/token`,
+   * `/revoke`, the Google Ads REST API `/ads/{version}`; the control page is `${basePath}/google` and the JSON
+   * API `${basePath}/api/google`.
+   */
+  google: GoogleSandbox;
+  /**
+   * The Meta stand-in: the Facebook Login dialog at `${publicUrl}${basePath}/meta/www/{version}/dialog/oauth`
+   * (Facebook's https://www.facebook.com), the Graph API at `${publicUrl}${basePath}/meta/graph` (Graph's
+   * https://graph.facebook.com); the control page is `${basePath}/meta` and the JSON API `${basePath}/api/meta`.
+   */
+  meta: MetaSandbox;
 }
 
 /**
@@ -112,6 +186,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     publicUrl,
     basePath,
   );
+  const google = new GoogleSandbox(options.google ?? GoogleSandbox.generatedOptions(), publicUrl, basePath);
+  const meta = new MetaSandbox(options.meta ?? MetaSandbox.generatedOptions(), publicUrl, basePath);
   let listening = false;
 
   const plugin: FastifyPluginAsync = async (app) => {
@@ -128,12 +204,29 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       { prefix: '/shopify/shops/:shop' },
     );
     await app.register(async (scope) => registerShopifyApi(scope, shopify), { prefix: '/api/shopify' });
+    await app.register(
+      async (scope) =>
+        registerGoogleOAuth(
+          scope,
+          google.oauth,
+          () => google.adsUsers(),
+          `${google.basePath}/o/oauth2/v2/auth`,
+        ),
+      { prefix: '/google' },
+    );
+    await app.register(async (scope) => registerGoogleAdsApi(scope, google.ads), { prefix: '/google' });
+    await app.register(async (scope) => registerGoogleApi(scope, google), { prefix: '/api/google' });
+    await app.register(async (scope) => registerMetaDialog(scope, meta, basePath), { prefix: '/meta/www' });
+    await app.register(async (scope) => registerMetaGraph(scope, meta), { prefix: '/meta/graph' });
+    await app.register(async (scope) => registerMetaApi(scope, meta), { prefix: '/api/meta' });
     registerPhonePage(app, phone, basePath);
     registerShopifyPage(app, shopify, basePath);
+    registerGooglePage(app, google, basePath);
+    registerMetaPage(app, meta, basePath);
     if (options.plans) registerPlanRoutes(app, options.plans, basePath);
     // The home page lists the mail and a line for each of the other stand-ins.
     const summaries = () =>
-      `${phoneSummary(phone, basePath)}${shopifySummary(shopify, basePath)}${options.plans ? plansSummary(basePath) : ''}`;
+      `${phoneSummary(phone, basePath)}${shopifySummary(shopify, basePath)}${googleSummary(google, basePath)}${metaSummary(meta, basePath)}${options.plans ? plansSummary(basePath) : ''}`;
     registerMailRoutes(app, mailbox, basePath, () => oidc.issuer, options.oidcClientId, summaries);
     // A held request, a ringing call or a webhook retry must not keep a closing server waiting.
     app.addHook('preClose', async () => {
@@ -148,6 +241,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     oidc,
     phone,
     shopify,
+    google,
+    meta,
     async start() {
       await oidc.start();
       await new Promise<void>((resolve, reject) => {
