@@ -43,6 +43,8 @@ import type { TokenCipher } from './lib/token-cipher.ts';
 import { createShopifyIntegration } from './services/shopify/index.ts';
 import { shopifyProductRoutes } from './services/shopify/shopify-products.routes.ts';
 import { shopifyWebhookRoutes } from './services/shopify/shopify-webhooks.ts';
+import { createGoogleAdsIntegration } from './services/google-ads/index.ts';
+import { createMetaAdsIntegration } from './services/meta-ads/index.ts';
 import { DEFAULT_PHONE_POLICY, type PhonePolicy } from './engine/phone-delivery.ts';
 import { createPhoneEventService } from './modules/twilio/phone-events.service.ts';
 import { twilioWebhookRoutes } from './modules/twilio/twilio-webhook.routes.ts';
@@ -61,8 +63,10 @@ export interface AppDeps {
     | 'logFormat'
     | 'twilio'
     | 'shopify'
+    | 'googleAds'
+    | 'meta'
   >;
-  /** Seals connected accounts' tokens; needed when `config.shopify` is set. */
+  /** Seals connected accounts' tokens; needed when `config.shopify`, `googleAds` or `meta` is set. */
   tokenCipher?: TokenCipher;
   /** How alert calls ring and retry (tests shorten the pause). */
   phonePolicy?: PhonePolicy;
@@ -139,29 +143,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oidcRoutes, { oidc });
   await app.register(userRoutes, { users: createUserService({ users: store.users, clock }), authenticate });
   await app.register(planRoutes, { plans: createPlanService({ users: store.users, clock }), authenticate });
+  const cipher = deps.tokenCipher;
+  const connected = { store, clock, publicUrl: config.publicUrl, log: app.log, fetch: deps.fetch };
   const shopify =
-    config.shopify && deps.tokenCipher
-      ? createShopifyIntegration({
-          settings: config.shopify,
-          store,
-          clock,
-          cipher: deps.tokenCipher,
-          publicUrl: config.publicUrl,
-          log: app.log,
-          fetch: deps.fetch,
-        })
+    config.shopify && cipher
+      ? createShopifyIntegration({ ...connected, settings: config.shopify, cipher })
       : null;
+  const googleAds =
+    config.googleAds && cipher
+      ? createGoogleAdsIntegration({ ...connected, settings: config.googleAds, cipher })
+      : null;
+  const meta =
+    config.meta && cipher ? createMetaAdsIntegration({ ...connected, settings: config.meta, cipher }) : null;
   await app.register(monitorRoutes, {
     monitors: createMonitorService({
       store,
       clock,
       limiter,
       phoneConfigured: config.twilio !== null,
-      shopify: shopify?.service ?? null,
+      targets: {
+        ...(shopify ? { shopify: shopify.service } : {}),
+        ...(googleAds ? { google_ads: googleAds.service } : {}),
+        ...(meta ? { facebook_ads: meta.service } : {}),
+      },
     }),
     authenticate,
   });
-  if (shopify) {
+  if (shopify || googleAds || meta) {
     const authenticateIfAny: preHandlerAsyncHookHandler = async (request) => {
       request.auth = request.headers.authorization
         ? await sessions.authenticate(request.headers.authorization).catch(() => null)
@@ -171,8 +179,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       connections: createConnectionService({
         store,
         clock,
-        cipher: deps.tokenCipher!,
-        shopify: shopify.binding,
+        cipher: cipher!,
+        bindings: {
+          ...(shopify ? { shopify: shopify.binding } : {}),
+          ...(googleAds ? { google: googleAds.binding } : {}),
+          ...(meta ? { meta: meta.binding } : {}),
+        },
         limiter,
         log: app.log,
       }),
@@ -180,9 +192,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       authenticateIfAny,
       secureCookies: config.publicUrl.startsWith('https:'),
     });
+  }
+  if (shopify) {
     await app.register(shopifyProductRoutes, { shopify: shopify.service, authenticate });
     await app.register(shopifyWebhookRoutes, { client: shopify.client, webhooks: shopify.webhooks });
   }
+  if (googleAds) await app.register(googleAds.routes, { authenticate });
+  if (meta) await app.register(meta.routes, { authenticate });
   await app.register(contactRoutes, {
     contacts: createContactService({
       store,

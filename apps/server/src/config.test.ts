@@ -120,9 +120,66 @@ describe('loadConfig()', () => {
         'SHOPIFY_SCOPES',
         'SHOPIFY_SHOP_URL',
         'SHOPIFY_API_VERSION',
+        'GOOGLE_ADS_CLIENT_ID',
+        'GOOGLE_ADS_CLIENT_SECRET',
+        'GOOGLE_ADS_DEVELOPER_TOKEN',
+        'GOOGLE_ADS_API_VERSION',
+        'GOOGLE_ADS_API_URL',
+        'GOOGLE_OAUTH_AUTHORIZE_URL',
+        'GOOGLE_OAUTH_TOKEN_URL',
+        'META_APP_ID',
+        'META_APP_SECRET',
+        'META_GRAPH_VERSION',
+        'META_GRAPH_URL',
+        'META_DIALOG_URL',
         'TOKEN_ENCRYPTION_KEYS',
       ].sort(),
     );
+  });
+
+  it('plays the sandbox Google Ads and Meta apps by default, real ones with credentials, none without', () => {
+    const sandbox = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }, []);
+    expect(sandbox.googleAds).toMatchObject({
+      clientId: 'vigil-sandbox-google-ads.apps.googleusercontent.com',
+      apiUrl: 'http://127.0.0.1:3000/sandbox/google/ads',
+      authorizeUrl: 'http://127.0.0.1:3000/sandbox/google/o/oauth2/v2/auth',
+      tokenUrl: 'http://127.0.0.1:3000/sandbox/google/token',
+      apiVersion: 'v21',
+    });
+    expect(sandbox.meta).toMatchObject({
+      appId: '900000000000001',
+      graphUrl: 'http://127.0.0.1:3000/sandbox/meta/graph',
+      dialogUrl: 'http://127.0.0.1:3000/sandbox/meta/www',
+      graphVersion: 'v21.0',
+    });
+    const real = loadConfig(
+      {
+        GOOGLE_ADS_CLIENT_ID: 'id.apps.googleusercontent.com',
+        GOOGLE_ADS_CLIENT_SECRET: 'secret',
+        GOOGLE_ADS_DEVELOPER_TOKEN: 'dev',
+        META_APP_ID: '1234567890',
+        META_APP_SECRET: 'meta-secret',
+      },
+      [],
+    );
+    expect(real.googleAds).toMatchObject({
+      apiUrl: 'https://googleads.googleapis.com',
+      authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      developerToken: 'dev',
+    });
+    expect(real.meta).toMatchObject({
+      graphUrl: 'https://graph.facebook.com',
+      dialogUrl: 'https://www.facebook.com',
+    });
+    const off = loadConfig({ SANDBOX: 'off' }, []);
+    expect([off.googleAds, off.meta]).toEqual([null, null]);
+    expect(() => loadConfig({ GOOGLE_ADS_CLIENT_ID: 'id', GOOGLE_ADS_CLIENT_SECRET: 's' }, [])).toThrow(
+      /GOOGLE_ADS_DEVELOPER_TOKEN go together/,
+    );
+    expect(() =>
+      loadConfig({ META_APP_ID: '1234567890', DATABASE_URL: 'postgres://x/y', META_APP_SECRET: 's' }, []),
+    ).toThrow(/A Meta app on PostgreSQL needs TOKEN_ENCRYPTION_KEYS/);
   });
 
   it('plays the sandbox Shopify app by default, a real app with credentials, and none without either', () => {

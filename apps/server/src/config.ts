@@ -149,9 +149,73 @@ export const SETTINGS = [
     meaning: 'Admin GraphQL API version Vigil speaks.',
   },
   {
+    name: 'GOOGLE_ADS_CLIENT_ID',
+    default: 'the sandbox app when SANDBOX=on, else unset',
+    meaning:
+      'OAuth client id of your Google Cloud project (APIs & Services → Credentials → OAuth client, type Web application; redirect URI ${PUBLIC_URL}/app/oauth). Unset with SANDBOX=off: Google Ads monitors are off.',
+  },
+  {
+    name: 'GOOGLE_ADS_CLIENT_SECRET',
+    default: 'the sandbox app’s secret',
+    meaning: 'That OAuth client’s secret.',
+  },
+  {
+    name: 'GOOGLE_ADS_DEVELOPER_TOKEN',
+    default: 'the sandbox token',
+    meaning:
+      'Your Google Ads developer token (Google Ads → Tools → API Center), sent as `developer-token` on every API call. Required with GOOGLE_ADS_CLIENT_ID.',
+  },
+  {
+    name: 'GOOGLE_ADS_API_VERSION',
+    default: 'v21',
+    meaning: 'Google Ads API version Vigil speaks.',
+  },
+  {
+    name: 'GOOGLE_ADS_API_URL',
+    default: 'https://googleads.googleapis.com; with the sandbox app, ${PUBLIC_URL}/sandbox/google/ads',
+    meaning: 'Base URL of the Google Ads REST API.',
+  },
+  {
+    name: 'GOOGLE_OAUTH_AUTHORIZE_URL',
+    default:
+      'https://accounts.google.com/o/oauth2/v2/auth; with the sandbox app, ${PUBLIC_URL}/sandbox/google/o/oauth2/v2/auth',
+    meaning: 'Google’s OAuth 2.0 authorization endpoint.',
+  },
+  {
+    name: 'GOOGLE_OAUTH_TOKEN_URL',
+    default: 'https://oauth2.googleapis.com/token; with the sandbox app, ${PUBLIC_URL}/sandbox/google/token',
+    meaning: 'Google’s OAuth 2.0 token endpoint (code exchange and refresh).',
+  },
+  {
+    name: 'META_APP_ID',
+    default: 'the sandbox app when SANDBOX=on, else unset',
+    meaning:
+      'App id of your Meta app (developers.facebook.com → your app → App settings → Basic), with Facebook Login (valid OAuth redirect URI ${PUBLIC_URL}/app/oauth) and the Marketing API. Unset with SANDBOX=off: Meta ads monitors are off.',
+  },
+  {
+    name: 'META_APP_SECRET',
+    default: 'the sandbox app’s secret',
+    meaning: 'The app secret: exchanges codes for tokens and signs each Graph call (appsecret_proof).',
+  },
+  {
+    name: 'META_GRAPH_VERSION',
+    default: 'v21.0',
+    meaning: 'Graph API version Vigil speaks.',
+  },
+  {
+    name: 'META_GRAPH_URL',
+    default: 'https://graph.facebook.com; with the sandbox app, ${PUBLIC_URL}/sandbox/meta/graph',
+    meaning: 'Base URL of the Graph API.',
+  },
+  {
+    name: 'META_DIALOG_URL',
+    default: 'https://www.facebook.com; with the sandbox app, ${PUBLIC_URL}/sandbox/meta/www',
+    meaning: 'Where the Facebook Login dialog is (`/{version}/dialog/oauth`).',
+  },
+  {
     name: 'TOKEN_ENCRYPTION_KEYS',
     default:
-      'embedded: a key made once in ${DATA_DIR}/token-encryption.key; on PostgreSQL: required for Shopify',
+      'embedded: a key made once in ${DATA_DIR}/token-encryption.key; on PostgreSQL: required for Shopify, Google Ads and Meta',
     meaning:
       'Keys that encrypt connected accounts’ tokens at rest (AES-256-GCM): `id:base64-of-32-bytes`, comma-separated. The first encrypts; every one listed decrypts (add a new key first to rotate).',
   },
@@ -161,6 +225,19 @@ export const SETTINGS = [
 export const SANDBOX_SHOPIFY = {
   clientId: 'vigil-sandbox-shopify-app',
   clientSecret: 'vigil-sandbox-shopify-secret',
+} as const;
+
+/** The sandbox's Google Ads app: used when SANDBOX=on and no GOOGLE_ADS_CLIENT_ID is set. */
+export const SANDBOX_GOOGLE_ADS = {
+  clientId: 'vigil-sandbox-google-ads.apps.googleusercontent.com',
+  clientSecret: 'vigil-sandbox-google-ads-secret',
+  developerToken: 'vigil-sandbox-developer-token',
+} as const;
+
+/** The sandbox's Meta app: used when SANDBOX=on and no META_APP_ID is set. */
+export const SANDBOX_META = {
+  appId: '900000000000001',
+  appSecret: 'vigil-sandbox-meta-app-secret',
 } as const;
 
 /** The sandbox's Twilio account: used when SANDBOX=on and no TWILIO_ACCOUNT_SID is set. */
@@ -275,6 +352,41 @@ const envSchema = z.object({
     .trim()
     .regex(/^\d{4}-\d{2}$/, 'SHOPIFY_API_VERSION must be a version like 2025-01.')
     .default('2025-01'),
+  GOOGLE_ADS_CLIENT_ID: optionalText,
+  GOOGLE_ADS_CLIENT_SECRET: optionalText,
+  GOOGLE_ADS_DEVELOPER_TOKEN: optionalText,
+  GOOGLE_ADS_API_VERSION: z
+    .string()
+    .trim()
+    .regex(/^v\d+$/, 'GOOGLE_ADS_API_VERSION must be a version like v21.')
+    .default('v21'),
+  GOOGLE_ADS_API_URL: optionalText.pipe(
+    url('GOOGLE_ADS_API_URL', /^https?:$/, 'https://googleads.googleapis.com').optional(),
+  ),
+  GOOGLE_OAUTH_AUTHORIZE_URL: optionalText.pipe(
+    url('GOOGLE_OAUTH_AUTHORIZE_URL', /^https?:$/, 'https://accounts.google.com/o/oauth2/v2/auth').optional(),
+  ),
+  GOOGLE_OAUTH_TOKEN_URL: optionalText.pipe(
+    url('GOOGLE_OAUTH_TOKEN_URL', /^https?:$/, 'https://oauth2.googleapis.com/token').optional(),
+  ),
+  META_APP_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{5,20}$/, 'META_APP_ID must be your Meta app’s numeric id.')
+      .optional(),
+  ),
+  META_APP_SECRET: optionalText,
+  META_GRAPH_VERSION: z
+    .string()
+    .trim()
+    .regex(/^v\d+\.\d+$/, 'META_GRAPH_VERSION must be a version like v21.0.')
+    .default('v21.0'),
+  META_GRAPH_URL: optionalText.pipe(
+    url('META_GRAPH_URL', /^https?:$/, 'https://graph.facebook.com').optional(),
+  ),
+  META_DIALOG_URL: optionalText.pipe(
+    url('META_DIALOG_URL', /^https?:$/, 'https://www.facebook.com').optional(),
+  ),
   TOKEN_ENCRYPTION_KEYS: optionalText,
 });
 
@@ -285,6 +397,27 @@ export interface ShopifySettings {
   /** With `{shop}` for the shop's myshopify domain: `https://{shop}`, or the sandbox's shops. */
   shopUrl: string;
   apiVersion: string;
+}
+
+export interface GoogleAdsSettings {
+  clientId: string;
+  clientSecret: string;
+  developerToken: string;
+  apiVersion: string;
+  /** Base of the REST API, without the version: `https://googleads.googleapis.com`. */
+  apiUrl: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+}
+
+export interface MetaSettings {
+  appId: string;
+  appSecret: string;
+  graphVersion: string;
+  /** `https://graph.facebook.com`, without the version. */
+  graphUrl: string;
+  /** `https://www.facebook.com`: the login dialog is `${dialogUrl}/${graphVersion}/dialog/oauth`. */
+  dialogUrl: string;
 }
 
 export interface TwilioSettings {
@@ -326,6 +459,10 @@ export interface Config {
   twilio: TwilioSettings | null;
   /** Null when Shopify monitors are off (no Shopify app and no sandbox). */
   shopify: ShopifySettings | null;
+  /** Null when Google Ads monitors are off (no Google app and no sandbox). */
+  googleAds: GoogleAdsSettings | null;
+  /** Null when Meta ads monitors are off (no Meta app and no sandbox). */
+  meta: MetaSettings | null;
   /** TOKEN_ENCRYPTION_KEYS as given; main.ts falls back to a key file in the data folder when embedded. */
   tokenEncryptionKeys: string | undefined;
 }
@@ -378,9 +515,25 @@ export function loadConfig(
   if (Boolean(e.SHOPIFY_CLIENT_ID) !== Boolean(e.SHOPIFY_CLIENT_SECRET)) {
     problems.push('SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET go together: set both, or neither.');
   }
-  if (e.SHOPIFY_CLIENT_ID && e.DATABASE_URL && !e.TOKEN_ENCRYPTION_KEYS) {
+  if (
+    [e.GOOGLE_ADS_CLIENT_ID, e.GOOGLE_ADS_CLIENT_SECRET, e.GOOGLE_ADS_DEVELOPER_TOKEN].some(Boolean) &&
+    ![e.GOOGLE_ADS_CLIENT_ID, e.GOOGLE_ADS_CLIENT_SECRET, e.GOOGLE_ADS_DEVELOPER_TOKEN].every(Boolean)
+  ) {
     problems.push(
-      'A Shopify app on PostgreSQL needs TOKEN_ENCRYPTION_KEYS (id:base64 of 32 random bytes), shared by every process, to encrypt shop tokens.',
+      'GOOGLE_ADS_CLIENT_ID, GOOGLE_ADS_CLIENT_SECRET and GOOGLE_ADS_DEVELOPER_TOKEN go together: set all three, or none.',
+    );
+  }
+  if (Boolean(e.META_APP_ID) !== Boolean(e.META_APP_SECRET)) {
+    problems.push('META_APP_ID and META_APP_SECRET go together: set both, or neither.');
+  }
+  const apps = [
+    e.SHOPIFY_CLIENT_ID && 'A Shopify app',
+    e.GOOGLE_ADS_CLIENT_ID && 'A Google Ads app',
+    e.META_APP_ID && 'A Meta app',
+  ].filter(Boolean);
+  if (apps.length && e.DATABASE_URL && !e.TOKEN_ENCRYPTION_KEYS) {
+    problems.push(
+      `${apps.join(', ')} on PostgreSQL needs TOKEN_ENCRYPTION_KEYS (id:base64 of 32 random bytes), shared by every process, to encrypt account tokens.`,
     );
   }
   if (problems.length) throw new ConfigError(problems);
@@ -411,6 +564,8 @@ export function loadConfig(
     resultRetentionHours: e.RESULT_RETENTION_HOURS,
     twilio: twilioSettings(e, publicUrl),
     shopify: shopifySettings(e, publicUrl),
+    googleAds: googleAdsSettings(e, publicUrl),
+    meta: metaSettings(e, publicUrl),
     tokenEncryptionKeys: e.TOKEN_ENCRYPTION_KEYS,
   };
 }
@@ -430,6 +585,42 @@ function shopifySettings(e: z.infer<typeof envSchema>, publicUrl: string): Shopi
     ...common,
     ...SANDBOX_SHOPIFY,
     shopUrl: e.SHOPIFY_SHOP_URL ?? `${publicUrl}/sandbox/shopify/shops/{shop}`,
+  };
+}
+
+function googleAdsSettings(e: z.infer<typeof envSchema>, publicUrl: string): GoogleAdsSettings | null {
+  const sandbox = `${publicUrl}/sandbox/google`;
+  const real = Boolean(e.GOOGLE_ADS_CLIENT_ID && e.GOOGLE_ADS_CLIENT_SECRET && e.GOOGLE_ADS_DEVELOPER_TOKEN);
+  if (!real && !e.SANDBOX) return null;
+  const app = real
+    ? {
+        clientId: e.GOOGLE_ADS_CLIENT_ID!,
+        clientSecret: e.GOOGLE_ADS_CLIENT_SECRET!,
+        developerToken: e.GOOGLE_ADS_DEVELOPER_TOKEN!,
+      }
+    : { ...SANDBOX_GOOGLE_ADS };
+  const strip = (value: string) => value.replace(/\/+$/, '');
+  return {
+    ...app,
+    apiVersion: e.GOOGLE_ADS_API_VERSION,
+    apiUrl: strip(e.GOOGLE_ADS_API_URL ?? (real ? 'https://googleads.googleapis.com' : `${sandbox}/ads`)),
+    authorizeUrl:
+      e.GOOGLE_OAUTH_AUTHORIZE_URL ??
+      (real ? 'https://accounts.google.com/o/oauth2/v2/auth' : `${sandbox}/o/oauth2/v2/auth`),
+    tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL ?? (real ? 'https://oauth2.googleapis.com/token' : `${sandbox}/token`),
+  };
+}
+
+function metaSettings(e: z.infer<typeof envSchema>, publicUrl: string): MetaSettings | null {
+  const sandbox = `${publicUrl}/sandbox/meta`;
+  const real = Boolean(e.META_APP_ID && e.META_APP_SECRET);
+  if (!real && !e.SANDBOX) return null;
+  const strip = (value: string) => value.replace(/\/+$/, '');
+  return {
+    ...(real ? { appId: e.META_APP_ID!, appSecret: e.META_APP_SECRET! } : { ...SANDBOX_META }),
+    graphVersion: e.META_GRAPH_VERSION,
+    graphUrl: strip(e.META_GRAPH_URL ?? (real ? 'https://graph.facebook.com' : `${sandbox}/graph`)),
+    dialogUrl: strip(e.META_DIALOG_URL ?? (real ? 'https://www.facebook.com' : `${sandbox}/www`)),
   };
 }
 

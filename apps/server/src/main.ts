@@ -1,7 +1,15 @@
 import { createSandbox, type Sandbox } from '@vigil/sandbox';
 import { buildApp } from './app.ts';
 import { createCheckers } from './checks/all-checkers.ts';
-import { ConfigError, loadConfig, SANDBOX_SHOPIFY, SANDBOX_TWILIO, type Config } from './config.ts';
+import {
+  ConfigError,
+  loadConfig,
+  SANDBOX_GOOGLE_ADS,
+  SANDBOX_META,
+  SANDBOX_SHOPIFY,
+  SANDBOX_TWILIO,
+  type Config,
+} from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { createStore } from './db/store.ts';
 import { createCheckEngine, type CheckEngine } from './engine/check-engine.ts';
@@ -14,10 +22,12 @@ import { createEmailSender } from './notify/email.ts';
 import { createTwilioClient } from './notify/twilio.ts';
 import { createTokenCipher, keysFromDataDir, parseTokenKeys, type TokenCipher } from './lib/token-cipher.ts';
 import { createShopifyIntegration } from './services/shopify/index.ts';
+import { createGoogleAdsIntegration } from './services/google-ads/index.ts';
+import { createMetaAdsIntegration } from './services/meta-ads/index.ts';
 
-/** The key that seals shop tokens: TOKEN_ENCRYPTION_KEYS, else (embedded) a key file in the data folder. */
+/** The key that seals account tokens: TOKEN_ENCRYPTION_KEYS, else (embedded) a key file in the data folder. */
 async function tokenCipherOf(config: Config): Promise<TokenCipher | undefined> {
-  if (!config.shopify) return undefined;
+  if (!config.shopify && !config.googleAds && !config.meta) return undefined;
   const keys =
     config.tokenEncryptionKeys ?? (config.databaseUrl ? undefined : await keysFromDataDir(config.dataDir));
   return keys ? createTokenCipher(parseTokenKeys(keys)) : undefined;
@@ -54,6 +64,13 @@ async function main(config: Config): Promise<void> {
               : undefined,
           // The sandbox plays the Shopify app Vigil uses when no real one is configured.
           shopify: config.shopify?.clientId === SANDBOX_SHOPIFY.clientId ? { ...SANDBOX_SHOPIFY } : undefined,
+          // And the Google Ads app (OAuth client and developer token).
+          google:
+            config.googleAds?.clientId === SANDBOX_GOOGLE_ADS.clientId
+              ? { ...SANDBOX_GOOGLE_ADS }
+              : undefined,
+          // And the Meta app (Facebook Login and the Graph API).
+          meta: config.meta?.appId === SANDBOX_META.appId ? { ...SANDBOX_META } : undefined,
           // Paid plans start only through checkout, which does not exist yet; the sandbox page starts them.
           plans: createSandboxPlanGrant({ users: store.users, clock }),
         })
@@ -111,21 +128,25 @@ async function main(config: Config): Promise<void> {
     queue: jobs.queue,
   });
   if (runWorkers && !stopping) {
+    const connected = tokenCipher
+      ? { store, clock, cipher: tokenCipher, publicUrl: config.publicUrl, log: app.log }
+      : null;
     engine = createCheckEngine({
       store,
       queue: jobs.queue,
       clock,
       checkers: createCheckers({
         shopify:
-          config.shopify && tokenCipher
-            ? createShopifyIntegration({
-                settings: config.shopify,
-                store,
-                clock,
-                cipher: tokenCipher,
-                publicUrl: config.publicUrl,
-                log: app.log,
-              }).checker()
+          config.shopify && connected
+            ? createShopifyIntegration({ ...connected, settings: config.shopify }).checker()
+            : undefined,
+        googleAds:
+          config.googleAds && connected
+            ? createGoogleAdsIntegration({ ...connected, settings: config.googleAds }).checker()
+            : undefined,
+        meta:
+          config.meta && connected
+            ? createMetaAdsIntegration({ ...connected, settings: config.meta }).checker()
             : undefined,
       }),
       log: app.log,

@@ -2,12 +2,28 @@ import { z } from 'zod';
 import { envelope } from './envelope.ts';
 
 /**
- * Outside accounts a person connects once (a Shopify shop now; Google Ads and Meta accounts next) and any
- * number of monitors use. Binding runs the provider's OAuth: `ouathuri` answers the authorize URL, the
- * provider returns to `/app/oauth`, which posts what it sent to `bind`.
+ * Outside accounts a person connects once (a Shopify shop, a Google account with its Google Ads customers, a
+ * Facebook account with its ad accounts) and any number of monitors use. Binding runs the provider's OAuth:
+ * `ouathuri` answers the authorize URL, the provider returns to `/app/oauth`, which posts what it sent to
+ * `bind`.
  */
-export const PROVIDERS = ['shopify'] as const;
+export const PROVIDERS = ['shopify', 'google', 'meta'] as const;
 export type Provider = (typeof PROVIDERS)[number];
+
+/** The services that connect an account, and the provider each connects through. */
+export const CONNECTED_SERVICES = ['shopify', 'google_ads', 'facebook_ads'] as const;
+export type ConnectedService = (typeof CONNECTED_SERVICES)[number];
+export const PROVIDER_OF_SERVICE: Readonly<Record<ConnectedService, Provider>> = {
+  shopify: 'shopify',
+  google_ads: 'google',
+  facebook_ads: 'meta',
+};
+
+/**
+ * A binding's `state` starts with this, so `/app/oauth` tells a binding's return (code and state, as a
+ * sign-in's return has too) from a sign-in's.
+ */
+export const BIND_STATE_PREFIX = 'bind-';
 
 export const CONNECTION_STATUSES = [
   /** The token works. */
@@ -24,15 +40,20 @@ const isoDate = z.string();
 export const connection = z.object({
   connectionId: z.string(),
   provider: z.enum(PROVIDERS),
-  /** The provider's id of the account: a shop's myshopify domain (`hoodies.myshopify.com`). */
+  /**
+   * The provider's id of the account: a shop's myshopify domain (`hoodies.myshopify.com`), a Google account's
+   * subject, a Facebook user's id.
+   */
   account: z.string(),
-  /** A name for people: the shop's name. */
+  /** A name for people: the shop's name, the Google account's email, the Facebook user's name. */
   name: z.string(),
   scopes: z.array(z.string()),
   status: z.enum(CONNECTION_STATUSES),
   /** Why it was lost or disconnected, as a sentence; null while active. */
   statusReason: z.string().nullable(),
   statusChangedAt: isoDate.nullable(),
+  /** When the provider's token ends (Meta's long-lived tokens last 60 days); null when it does not. */
+  expiresAt: isoDate.nullable(),
   /** Monitors that use it. */
   monitors: z.number().int(),
   createdAt: isoDate,
@@ -59,20 +80,26 @@ export const shopInput = z
 /**
  * `GET /monitor-bff/monitor/ouathuri`: the provider's authorize URL. With `monitor_id` the binding
  * (re)connects that monitor's account (the Reconnect button); without it, it connects a new account for the
- * monitor being created. `shop` names the Shopify shop (needed unless the monitor already has one).
+ * monitor being created, of `service`. `shop` names the Shopify shop (needed unless the monitor already has one).
  */
 export const oauthUriQuery = z.object({
   monitor_id: z.uuid({ error: 'That monitor does not exist.' }).optional(),
   service: z
-    .enum(['shopify'], { error: 'Choose a service that connects an account: shopify.' })
+    .enum(CONNECTED_SERVICES, {
+      error: 'Choose a service that connects an account: shopify, google_ads or facebook_ads.',
+    })
     .default('shopify'),
   shop: shopInput.optional(),
 });
 export const oauthUriResponse = envelope(
   z.object({
     url: z.string(),
-    /** The shop the authorize URL is for, resolved (`hoodies.myshopify.com`). */
-    account: z.string(),
+    provider: z.enum(PROVIDERS),
+    /**
+     * The account the authorize URL is for when known before (`hoodies.myshopify.com`); null when the provider
+     * tells it only once the person signs in there (Google, Facebook).
+     */
+    account: z.string().nullable(),
     /** The state expires then (10 minutes). */
     expiresAt: isoDate,
   }),

@@ -9,3 +9,4 @@ export * from './alerts.ts';
 export * from './monitors.ts';
 export * from './connections.ts';
 export * from './shopify.ts';
+export * from './ads.ts';

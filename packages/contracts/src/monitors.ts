@@ -5,8 +5,16 @@ import { envelope, pageOf, pageQuery } from './envelope.ts';
 import { isSupportedPhone, PHONE_COUNTRIES, PHONE_PLANS } from './phone.ts';
 import { connection } from './connections.ts';
 import { shopifyConditions, shopifyTarget, shopifyTargetInput } from './shopify.ts';
+import {
+  googleAdsConditions,
+  googleAdsTarget,
+  googleAdsTargetInput,
+  metaAdsConditions,
+  metaAdsTarget,
+  metaAdsTargetInput,
+} from './ads.ts';
 
-/** The four services of DESIGN.md §1; `website` and `shopify` have working integrations. */
+/** The four services of DESIGN.md §1. */
 export const SERVICES = ['website', 'shopify', 'google_ads', 'facebook_ads'] as const;
 export type ServiceId = (typeof SERVICES)[number];
 
@@ -140,9 +148,6 @@ const monitorSettings = {
   emailSettings: emailChannel.default({ ...unchecked, email: '' }),
 };
 
-/** Services whose monitors can be created; the others are listed in the catalogue as not available. */
-export const CREATABLE_SERVICES = ['website', 'shopify'] as const;
-
 /** A monitor's settings, a union by `service`: each service brings its own target and conditions. */
 export const monitorInput = z
   .discriminatedUnion(
@@ -160,8 +165,20 @@ export const monitorInput = z
         target: shopifyTargetInput,
         conditions: shopifyConditions,
       }),
+      z.object({
+        ...monitorSettings,
+        service: z.literal('google_ads'),
+        target: googleAdsTargetInput,
+        conditions: googleAdsConditions,
+      }),
+      z.object({
+        ...monitorSettings,
+        service: z.literal('facebook_ads'),
+        target: metaAdsTargetInput,
+        conditions: metaAdsConditions,
+      }),
     ],
-    { error: 'Choose what to watch: a website or a Shopify shop.' },
+    { error: 'Choose what to watch: a website, a Shopify shop, a Google Ads or a Meta ad account.' },
   )
   .refine(isAlertSettingsValid, {
     message:
@@ -210,7 +227,28 @@ export const shopifyMonitor = z.object({
   /** The shop connection it watches through; its status shows when the connection is lost. */
   connection: connection.nullable(),
 });
-export const monitor = z.discriminatedUnion('service', [websiteMonitor, shopifyMonitor]);
+export const googleAdsMonitor = z.object({
+  ...monitorState,
+  service: z.literal('google_ads'),
+  target: googleAdsTarget,
+  conditions: googleAdsConditions,
+  /** The Google account it reads through. */
+  connection: connection.nullable(),
+});
+export const metaAdsMonitor = z.object({
+  ...monitorState,
+  service: z.literal('facebook_ads'),
+  target: metaAdsTarget,
+  conditions: metaAdsConditions,
+  /** The Facebook account it reads through. */
+  connection: connection.nullable(),
+});
+export const monitor = z.discriminatedUnion('service', [
+  websiteMonitor,
+  shopifyMonitor,
+  googleAdsMonitor,
+  metaAdsMonitor,
+]);
 export type Monitor = z.infer<typeof monitor>;
 
 export const monitorResponse = envelope(monitor);

@@ -8,6 +8,10 @@ export interface CheckerOptions {
   website?: WebsiteCheckerOptions;
   /** The Shopify checker, when this server has a Shopify app (services/shopify). */
   shopify?: Checker;
+  /** The Google Ads checker, when this server has a Google Ads app (services/google-ads). */
+  googleAds?: Checker;
+  /** The Meta ads checker, when this server has a Meta app (services/meta-ads). */
+  meta?: Checker;
 }
 
 /** Every service whose integration is built and configured; a monitor of another service is never claimed. */
@@ -15,5 +19,7 @@ export function createCheckers(options: CheckerOptions = {}): CheckerMap {
   return {
     website: createWebsiteChecker(options.website),
     ...(options.shopify ? { shopify: options.shopify } : {}),
+    ...(options.googleAds ? { google_ads: options.googleAds } : {}),
+    ...(options.meta ? { facebook_ads: options.meta } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   index,
@@ -122,6 +123,13 @@ export const monitors = pgTable(
     target: jsonb('target').notNull(),
     /** The outside account the monitor watches through (a Shopify shop); null for websites. */
     connectionId: uuid('connection_id').references(() => providerConnections.id, { onDelete: 'set null' }),
+    /**
+     * An ads monitor's shop: a website or Shopify monitor of the same person whose open incident means the ads
+     * pay for visits that cannot buy (services/ads/linked-shop.ts).
+     */
+    linkedMonitorId: uuid('linked_monitor_id').references((): AnyPgColumn => monitors.id, {
+      onDelete: 'set null',
+    }),
     /** Per service: each condition on/off with its thresholds (contracts `websiteConditions`). */
     conditions: jsonb('conditions').notNull(),
     intervalSeconds: integer('interval_seconds').notNull(),
@@ -171,6 +179,9 @@ export const monitors = pgTable(
     index('monitors_connection_id_idx')
       .on(table.connectionId)
       .where(sql`connection_id is not null`),
+    index('monitors_linked_monitor_id_idx')
+      .on(table.linkedMonitorId)
+      .where(sql`linked_monitor_id is not null`),
   ],
 );
 
@@ -402,6 +413,8 @@ export const providerConnections = pgTable(
     status: text('status').notNull().default('active'),
     statusReason: text('status_reason'),
     statusChangedAt: timestamptz('status_changed_at'),
+    /** When the token ends (Meta's long-lived tokens); null when it does not. */
+    tokenExpiresAt: timestamptz('token_expires_at'),
     /**
      * When a provider webhook said the account's data changed: checks drop what they fetched before it, so a
      * re-check caused by the webhook sees the change.
@@ -435,6 +448,8 @@ export const oauthBindStates = pgTable('oauth_bind_states', {
   userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
   monitorId: uuid('monitor_id'),
   account: text('account').notNull(),
+  /** PKCE's code verifier (Google), sent with the code; null for providers without PKCE. */
+  codeVerifier: text('code_verifier'),
   expiresAt: timestamptz('expires_at').notNull(),
   createdAt: timestamptz('created_at').notNull(),
 });

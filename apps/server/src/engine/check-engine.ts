@@ -153,7 +153,9 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       const accepted = slots.filter((slot) => moved.has(slot.slot.monitorId));
       await tx.checks.insertResults(accepted.map((slot) => slot.slot));
       const pending: string[] = [];
+      const changed: string[] = [];
       for (const { slot, item, transitions } of accepted) {
+        if (transitions.length > 0) changed.push(item.monitor.id);
         for (const transition of transitions) {
           const { monitor } = item;
           const incidentId =
@@ -179,6 +181,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
           );
         }
       }
+      await tx.checks.requestLinkedChecks(changed, now);
       return pending;
     });
     await handOver(deliveries);

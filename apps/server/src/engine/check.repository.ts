@@ -170,6 +170,23 @@ export function createCheckRepository(db: Db) {
       return rows.length;
     },
 
+    /**
+     * Checks at once the ads monitors linked to these monitors: an incident of a shop opened or resolved, so
+     * "ads are spending while the shop cannot sell" opens or clears without waiting an interval.
+     */
+    async requestLinkedChecks(monitorIds: string[], now: Date): Promise<number> {
+      if (monitorIds.length === 0) return 0;
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`select id::text from monitors
+            where linked_monitor_id in (${list(monitorIds.map((id) => sql`${id}::uuid`))}) and paused = false`,
+      );
+      return this.requestChecks(
+        rows.map((row) => row.id),
+        now,
+      );
+    },
+
     /** One multi-row insert; a slot already written (it never should be) is kept as it was. */
     async insertResults(slots: CheckedSlot[]): Promise<void> {
       if (slots.length === 0) return;

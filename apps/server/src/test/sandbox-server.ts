@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createSandbox, type Sandbox } from '@vigil/sandbox';
 import Fastify, { type FastifyPluginAsync } from 'fastify';
-import { SANDBOX_SHOPIFY, SANDBOX_TWILIO } from '../config.ts';
+import { type MetaSettings, SANDBOX_META, SANDBOX_SHOPIFY, SANDBOX_TWILIO } from '../config.ts';
 
 export interface SandboxServer {
   /** http://127.0.0.1:<port>, the sandbox under /sandbox. */
@@ -10,6 +10,8 @@ export interface SandboxServer {
   twilioApiUrl: string;
   /** The sandbox Shopify's shops, as SHOPIFY_SHOP_URL. */
   shopifyShopUrl: string;
+  /** The sandbox Meta app's settings (Graph and the login dialog), as META_* configure them. */
+  meta: MetaSettings;
   sandbox: Sandbox;
   close(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export async function startSandboxServer(
     oidcClientSecret: 'vigil-test-secret',
     twilio: { ...SANDBOX_TWILIO, phoneNumber: fromNumber },
     shopify: { ...SANDBOX_SHOPIFY, webhookRetryDelaysMs: [50] },
+    meta: { ...SANDBOX_META },
   });
   await server.register(sandbox.plugin, { prefix: '/sandbox' });
   if (extra) await server.register(extra);
@@ -41,6 +44,12 @@ export async function startSandboxServer(
     url,
     twilioApiUrl: `${url}/sandbox/twilio`,
     shopifyShopUrl: `${url}/sandbox/shopify/shops/{shop}`,
+    meta: {
+      ...SANDBOX_META,
+      graphVersion: 'v21.0',
+      graphUrl: `${url}/sandbox/meta/graph`,
+      dialogUrl: `${url}/sandbox/meta/www`,
+    },
     sandbox,
     async close() {
       await server.close();

@@ -11,7 +11,7 @@ import { createStore } from '../db/store.ts';
 import { startJobs, type Jobs } from '../jobs/job-queue.ts';
 import { createAckLinks } from '../modules/alerts/ack-link.ts';
 import { createSandboxPlanGrant } from '../modules/users/sandbox-plan-grant.ts';
-import { SANDBOX_SHOPIFY, SANDBOX_TWILIO } from '../config.ts';
+import { SANDBOX_GOOGLE_ADS, SANDBOX_META, SANDBOX_SHOPIFY, SANDBOX_TWILIO } from '../config.ts';
 import { createTokenCipher, newTokenKey, parseTokenKeys } from '../lib/token-cipher.ts';
 import { DEFAULT_PHONE_POLICY, type PhonePolicy } from '../engine/phone-delivery.ts';
 import { createEmailSender } from '../notify/email.ts';
@@ -67,6 +67,16 @@ export async function startTestApp(
     oidcClientSecret: OIDC_CLIENT.clientSecret,
     twilio: { ...SANDBOX_TWILIO, phoneNumber: TEST_FROM_NUMBER },
     shopify: { ...SANDBOX_SHOPIFY, now: () => clock.now().getTime(), webhookRetryDelaysMs: [50, 200] },
+    google: {
+      ...SANDBOX_GOOGLE_ADS,
+      redirectUris: [`${url}/app/oauth`],
+      now: () => clock.now().getTime(),
+    },
+    meta: {
+      ...SANDBOX_META,
+      redirectUris: [`${url}/app/oauth`],
+      now: () => clock.now().getTime(),
+    },
     plans: createSandboxPlanGrant({ users: store.users, clock }),
   });
   const { smtpPort } = await sandbox.start();
@@ -86,6 +96,19 @@ export async function startTestApp(
         scopes: ['read_products', 'read_inventory'],
         shopUrl: `${url}/sandbox/shopify/shops/{shop}`,
         apiVersion: '2025-01',
+      },
+      googleAds: {
+        ...SANDBOX_GOOGLE_ADS,
+        apiVersion: 'v21',
+        apiUrl: `${url}/sandbox/google/ads`,
+        authorizeUrl: `${url}/sandbox/google/o/oauth2/v2/auth`,
+        tokenUrl: `${url}/sandbox/google/token`,
+      },
+      meta: {
+        ...SANDBOX_META,
+        graphVersion: 'v21.0',
+        graphUrl: `${url}/sandbox/meta/graph`,
+        dialogUrl: `${url}/sandbox/meta/www`,
       },
     },
     tokenCipher: createTokenCipher(parseTokenKeys(newTokenKey('test'))),

@@ -90,6 +90,28 @@ export function createIncidentRepository(db: Db) {
         .orderBy(asc(alertDeliveries.createdAt), asc(alertDeliveries.channel), asc(alertDeliveries.id));
     },
 
+    /**
+     * The oldest unresolved incident of each of these monitors, with the monitor's name: whether a shop an ads
+     * monitor links to can sell (services/ads/linked-shop.ts).
+     */
+    async oldestUnresolved(
+      monitorIds: string[],
+    ): Promise<{ monitorId: string; name: string; openedAt: Date; summary: string }[]> {
+      if (monitorIds.length === 0) return [];
+      const rows = await db
+        .selectDistinctOn([incidents.monitorId], {
+          monitorId: incidents.monitorId,
+          name: monitors.name,
+          openedAt: incidents.openedAt,
+          summary: incidents.summary,
+        })
+        .from(incidents)
+        .innerJoin(monitors, eq(monitors.id, incidents.monitorId))
+        .where(and(inArray(incidents.monitorId, monitorIds), ne(incidents.state, 'resolved')))
+        .orderBy(incidents.monitorId, asc(incidents.openedAt));
+      return rows;
+    },
+
     /** Incidents not yet resolved (open or acknowledged) of each monitor, by id. */
     async unresolvedCounts(monitorIds: string[]): Promise<Map<string, number>> {
       if (monitorIds.length === 0) return new Map();

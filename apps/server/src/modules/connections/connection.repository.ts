@@ -14,6 +14,8 @@ export interface AccountGrant {
   scopes: string[];
   tokenCiphertext: string;
   details: Record<string, unknown>;
+  /** When the token ends; null when it does not. */
+  tokenExpiresAt: Date | null;
 }
 
 // Spelled out: drizzle leaves the columns of a one-table select unqualified, which inside the subquery would
@@ -33,6 +35,7 @@ export function createConnectionRepository(db: Db) {
           name: grant.name,
           scopes: grant.scopes,
           tokenCiphertext: grant.tokenCiphertext,
+          tokenExpiresAt: grant.tokenExpiresAt,
           details: grant.details,
           status: 'active',
           statusReason: null,
@@ -48,6 +51,15 @@ export function createConnectionRepository(db: Db) {
   return {
     async insertState(state: BindStateRow): Promise<void> {
       await db.insert(oauthBindStates).values(state);
+    },
+
+    /** A valid binding state, left in place: which provider an answer is from, before it is checked. */
+    async findState(stateHash: string, now: Date): Promise<BindStateRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(oauthBindStates)
+        .where(and(eq(oauthBindStates.stateHash, stateHash), sql`${oauthBindStates.expiresAt} > ${at(now)}`));
+      return row;
     },
 
     /**
@@ -241,7 +253,7 @@ export function createConnectionRepository(db: Db) {
           nextCheckAt: now,
           updatedAt: now,
         })
-        .where(and(eq(monitors.userId, userId), eq(monitors.id, monitorId), eq(monitors.service, 'shopify')))
+        .where(and(eq(monitors.userId, userId), eq(monitors.id, monitorId)))
         .returning({ id: monitors.id });
       return rows.length > 0;
     },

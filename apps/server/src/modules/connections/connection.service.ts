@@ -1,14 +1,23 @@
-import type { BindBody, BindResult, Connection, ConnectionStatus, Provider } from '@vigil/contracts';
+import {
+  BIND_STATE_PREFIX,
+  PROVIDER_OF_SERVICE,
+  type BindBody,
+  type BindResult,
+  type Connection,
+  type ConnectedService,
+  type ConnectionStatus,
+  type Provider,
+} from '@vigil/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../../db/store.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { addMs, type Clock, HOUR_MS, MINUTE_MS, unixSeconds } from '../../lib/clock.ts';
-import { randomToken, sha256Hex } from '../../lib/secrets.ts';
+import { randomToken, sha256Base64Url, sha256Hex } from '../../lib/secrets.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
-import type { ShopifyBinding } from '../../services/shopify/shopify.binding.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
 import { LIMITS, type RateLimiter } from '../rate-limits/rate-limit.service.ts';
-import type { ConnectionRow } from './connection.repository.ts';
+import type { AccountGrant, ConnectionRow } from './connection.repository.ts';
+import type { ProviderBinding } from './provider-binding.ts';
 
 /** A binding's `state` is valid this long. */
 export const STATE_TTL_MS = 10 * MINUTE_MS;
@@ -17,8 +26,8 @@ export const HELD_TTL_MS = HOUR_MS;
 
 const notFound = () => new AppError('NOT_FOUND', 'That connection does not exist.');
 const monitorNotFound = () => new AppError('NOT_FOUND', 'That monitor does not exist.');
-const staleState = () =>
-  new AppError('INVALID', 'This connection link was already used or has expired. Connect the shop again.');
+const staleState = (noun = 'account') =>
+  new AppError('INVALID', `This connection link was already used or has expired. Connect the ${noun} again.`);
 const heldGone = () =>
   new AppError(
     'INVALID',
@@ -39,6 +48,7 @@ export function toConnection(row: ConnectionRow, monitors: number): Connection {
     status: row.status as ConnectionStatus,
     statusReason: row.statusReason,
     statusChangedAt: row.statusChangedAt?.toISOString() ?? null,
+    expiresAt: row.tokenExpiresAt?.toISOString() ?? null,
     monitors,
     createdAt: row.createdAt.toISOString(),
   };
@@ -51,76 +61,111 @@ export interface BindOutcome {
 }
 
 /**
- * Binding outside accounts (a Shopify shop) to a person, once, for any number of monitors: the authorize URL
- * with a single-use state tied to the person, the monitor and the account; the provider's answer checked and
- * exchanged for a token kept encrypted; installs that start on the provider's side held under a key until
- * their person signs in; lost and disconnected connections.
+ * Binding outside accounts (a Shopify shop, a Google account, a Facebook account) to a person, once, for any
+ * number of monitors: the authorize URL with a single-use state tied to the person, the monitor and the account
+ * (and PKCE's verifier where the provider takes one); the provider's answer checked and exchanged for a token
+ * kept encrypted; installs that start on the provider's side held under a key until their person signs in;
+ * lost and disconnected connections. Each provider's own part is its `ProviderBinding`.
  */
 export function createConnectionService(deps: {
   store: Store;
   clock: Clock;
   cipher: TokenCipher;
-  shopify: ShopifyBinding;
+  /** The providers this server has an app for. */
+  bindings: Partial<Record<Provider, ProviderBinding>>;
   limiter: RateLimiter;
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
 }) {
-  const { store, clock, cipher, shopify, log } = deps;
+  const { store, clock, cipher, bindings, log } = deps;
 
-  async function newState(userId: string | null, monitorId: string | null, account: string) {
-    const state = randomToken();
+  function bindingOf(provider: Provider): ProviderBinding {
+    const binding = bindings[provider];
+    if (!binding) {
+      throw new AppError('INVALID', `Connecting ${provider} accounts is not set up on this Vigil server.`);
+    }
+    return binding;
+  }
+
+  async function newState(
+    binding: ProviderBinding,
+    userId: string | null,
+    monitorId: string | null,
+    account: string | null,
+  ) {
+    const state = `${BIND_STATE_PREFIX}${randomToken()}`;
+    const codeVerifier = binding.pkce ? randomToken(48) : null;
     const now = clock.now();
     await store.connections.deleteExpiredStates(now);
     await store.connections.insertState({
       stateHash: sha256Hex(state),
-      provider: shopify.provider,
+      provider: binding.provider,
       userId,
       monitorId,
-      account,
+      account: account ?? '',
+      codeVerifier,
       expiresAt: addMs(now, STATE_TTL_MS),
       createdAt: now,
     });
-    return { state, expiresAt: addMs(now, STATE_TTL_MS) };
+    const url = binding.authorizeUrl({
+      account,
+      state,
+      codeChallenge: codeVerifier ? sha256Base64Url(codeVerifier) : null,
+    });
+    return { url, expiresAt: addMs(now, STATE_TTL_MS) };
   }
 
-  /** Subscribes the webhooks after a binding; a refusal is logged, never a failed binding. */
-  async function subscribe(account: string, token: string) {
+  /** Webhook subscriptions and the like after a binding; a failure is logged, never a failed binding. */
+  async function afterGrant(
+    binding: ProviderBinding,
+    granted: Parameters<NonNullable<ProviderBinding['afterGrant']>>[0],
+  ) {
     try {
-      const refused = await shopify.subscribe(account, token);
-      if (refused.length)
-        log.warn({ account, refused }, 'shopify webhooks refused; checks run on their interval');
+      await binding.afterGrant?.(granted);
     } catch (error) {
-      log.warn({ err: error, account }, 'subscribing shopify webhooks failed; checks run on their interval');
+      log.warn({ err: error, provider: binding.provider, account: granted.account }, 'after binding');
     }
+  }
+
+  /** Which provider an answer to /app/oauth is from: Shopify's is signed and names its shop; others by state. */
+  async function providerOf(params: Record<string, string>, now: Date): Promise<Provider> {
+    if (params.hmac && params.shop) return 'shopify';
+    const state = params.state ? await store.connections.findState(sha256Hex(params.state), now) : undefined;
+    if (!state) throw staleState();
+    return state.provider as Provider;
   }
 
   return {
     async authorizeUrl(
       session: AuthSession,
-      query: { monitor_id?: string | undefined; shop?: string | undefined },
+      query: { monitor_id?: string | undefined; service?: ConnectedService; shop?: string | undefined },
     ) {
+      let service: ConnectedService = query.service ?? 'shopify';
       let typed = query.shop;
       let monitorId: string | null = null;
       if (query.monitor_id) {
         const monitor = await store.monitors.findOwned(session.userId, query.monitor_id);
-        if (!monitor || monitor.service !== 'shopify') throw monitorNotFound();
+        if (!monitor || !(monitor.service in PROVIDER_OF_SERVICE)) throw monitorNotFound();
+        service = monitor.service as ConnectedService;
         monitorId = monitor.id;
         typed ??= (monitor.target as { shop?: string }).shop;
       }
-      if (!typed) throw new AppError('INVALID', 'Enter your shop’s address, like hoodies.myshopify.com.');
+      const binding = bindingOf(PROVIDER_OF_SERVICE[service]);
       await deps.limiter.consume(
         [LIMITS.connectByUser(session.userId)],
-        (retryIn) => `You started connecting a shop many times in the last hour. Try again ${retryIn}.`,
+        (retryIn) =>
+          `You started connecting a ${binding.noun} many times in the last hour. Try again ${retryIn}.`,
       );
-      const { shop } = await shopify.resolve(typed);
-      const { state, expiresAt } = await newState(session.userId, monitorId, shop);
-      return { url: shopify.authorizeUrl(shop, state), account: shop, expiresAt: expiresAt.toISOString() };
+      const account = binding.resolve ? await binding.resolve(typed) : null;
+      const { url, expiresAt } = await newState(binding, session.userId, monitorId, account);
+      return { url, provider: binding.provider, account, expiresAt: expiresAt.toISOString() };
     },
 
     /** Shopify's app URL: a merchant installs Vigil from Shopify; Vigil answers with the authorize URL. */
     async installUrl(params: Record<string, string>): Promise<string> {
-      const shop = shopify.verifyInstall(params, unixSeconds(clock.now()));
-      const { state } = await newState(null, null, shop);
-      return shopify.authorizeUrl(shop, state);
+      const binding = bindingOf('shopify');
+      const shop = binding.verifyInstall!(params, unixSeconds(clock.now()));
+      const { url } = await newState(binding, null, null, shop);
+      return url;
     },
 
     async bind(session: AuthSession | null, body: BindBody, browserSecret?: string): Promise<BindOutcome> {
@@ -129,26 +174,37 @@ export function createConnectionService(deps: {
         return { result: await claim(session, body.key, browserSecret) };
       }
       const now = clock.now();
-      const answer = shopify.verifyReturn(body.params, unixSeconds(now));
+      const binding = bindingOf(await providerOf(body.params, now));
+      const answer = binding.verifyReturn(body.params, unixSeconds(now));
       const state = await store.connections.takeState(sha256Hex(answer.state), session?.userId ?? null, now);
-      if (!state || state.account !== answer.account || state.provider !== shopify.provider)
-        throw staleState();
-      const granted = await shopify.grant(answer.account, answer.code);
-      const grant = {
-        provider: shopify.provider,
-        account: answer.account,
+      if (
+        !state ||
+        state.provider !== binding.provider ||
+        (answer.account !== null && state.account !== answer.account)
+      ) {
+        throw staleState(binding.noun);
+      }
+      const granted = await binding.grant({
+        account: answer.account ?? (state.account || null),
+        code: answer.code,
+        codeVerifier: state.codeVerifier,
+      });
+      const grant: AccountGrant = {
+        provider: binding.provider,
+        account: granted.account,
         name: granted.name,
         scopes: granted.scopes,
         tokenCiphertext: cipher.seal(
           granted.token,
-          tokenContext({ provider: shopify.provider, account: answer.account }),
+          tokenContext({ provider: binding.provider, account: granted.account }),
         ),
         details: granted.details,
+        tokenExpiresAt: granted.expiresAt,
       };
-      await subscribe(answer.account, granted.token);
+      await afterGrant(binding, granted);
 
       if (state.userId === null) {
-        // Installed from Shopify's side: held until its person signs in and claims it from this browser.
+        // Installed from the provider's side: held until its person signs in and claims it from this browser.
         const key = randomToken();
         const secret = randomToken();
         const until = addMs(now, HELD_TTL_MS);
@@ -159,7 +215,7 @@ export function createConnectionService(deps: {
         );
         await store.connections.deleteExpiredHeld(now);
         return {
-          result: { status: 'held', key, account: answer.account, expiresAt: until.toISOString() },
+          result: { status: 'held', key, account: granted.account, expiresAt: until.toISOString() },
           browserSecret: secret,
         };
       }
@@ -167,7 +223,7 @@ export function createConnectionService(deps: {
         const saved = await tx.connections.upsertOwned(state.userId!, grant, now);
         if (state.monitorId)
           await tx.connections.attachMonitor(state.userId!, state.monitorId, saved.id, now);
-        // Every monitor on this shop is checked again at once: a lost connection clears.
+        // Every monitor on this account is checked again at once: a lost connection clears.
         await tx.checks.requestChecks(await tx.connections.monitorsWatching([saved.id]), now);
         return saved;
       });
@@ -193,7 +249,7 @@ export function createConnectionService(deps: {
       const [row] = await store.connections.setStatus(
         [connectionId],
         'disconnected',
-        `Disconnected in Vigil on ${now.toISOString().slice(0, 10)}. Reconnect to watch this shop again.`,
+        `Disconnected in Vigil on ${now.toISOString().slice(0, 10)}. Reconnect to watch it again.`,
         now,
       );
       await store.checks.requestChecks(await store.connections.monitorsWatching([connectionId]), now);
@@ -221,6 +277,7 @@ export function createConnectionService(deps: {
           scopes: held.scopes,
           tokenCiphertext: held.tokenCiphertext!,
           details: held.details as Record<string, unknown>,
+          tokenExpiresAt: held.tokenExpiresAt,
         },
         now,
       );

@@ -84,6 +84,7 @@ export type MonitorSettings = Pick<
   | 'alertSettings'
   | 'languageCode'
   | 'connectionId'
+  | 'linkedMonitorId'
 >;
 
 export function createMonitorRepository(db: Db) {

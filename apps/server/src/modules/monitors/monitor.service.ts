@@ -5,6 +5,11 @@ import {
   type MonitorInput,
   type monitorStatsResponse,
   type MonitorStatus,
+  type GoogleAdsConditions,
+  type GoogleAdsTarget,
+  type MetaAdsConditions,
+  type MetaAdsTarget,
+  type ServiceId,
   type ShopifyConditions,
   type ShopifyTarget,
   type WebsiteConditions,
@@ -19,7 +24,7 @@ import { effectivePlan, PLAN_CATALOGUE } from '../plans/plan-catalogue.ts';
 import { LIMITS, type RateLimiter } from '../rate-limits/rate-limit.service.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
 import type { UserRow } from '../users/user.repository.ts';
-import type { ShopifyService } from '../../services/shopify/shopify.service.ts';
+import type { TargetPreparer } from './target-preparer.ts';
 import { toConnection } from '../connections/connection.service.ts';
 import type { Tally } from './check-history.repository.ts';
 import type { MonitorRow, MonitorSettings, MonitorView, ShownMonitorRow } from './monitor.repository.ts';
@@ -66,9 +71,12 @@ export function uptimeOf(tally: Tally | undefined): number | null {
   return Math.round(((tally.checks - tally.failures) / tally.checks) * 10_000) / 100;
 }
 
+/** Services whose monitor an ads monitor may link to: an outage there means the ads cannot sell. */
+export const SHOP_SERVICES: readonly string[] = ['website', 'shopify'];
+
 function toSettings(
   input: MonitorInput,
-  prepared: { target: unknown; connectionId: string | null },
+  prepared: { target: unknown; connectionId: string | null; linkedMonitorId: string | null },
 ): MonitorSettings {
   const alertSettings: AlertSettingsColumn = {
     callSettings: input.callSettings,
@@ -81,6 +89,7 @@ function toSettings(
     service: input.service,
     target: prepared.target,
     connectionId: prepared.connectionId,
+    linkedMonitorId: prepared.linkedMonitorId,
     conditions: input.conditions,
     intervalSeconds: input.intervalSeconds,
     repeatIntervalMinutes: input.repeatIntervalMinutes,
@@ -125,13 +134,32 @@ export function toMonitor(
     openIncidents,
     createdAt: row.createdAt.toISOString(),
   };
+  const connection = (row.connectionId && connections.get(row.connectionId)) || null;
   if (row.service === 'shopify') {
     return {
       ...common,
       service: 'shopify',
       target: row.target as ShopifyTarget,
       conditions: row.conditions as ShopifyConditions,
-      connection: (row.connectionId && connections.get(row.connectionId)) || null,
+      connection,
+    };
+  }
+  if (row.service === 'google_ads') {
+    return {
+      ...common,
+      service: 'google_ads',
+      target: row.target as GoogleAdsTarget,
+      conditions: row.conditions as GoogleAdsConditions,
+      connection,
+    };
+  }
+  if (row.service === 'facebook_ads') {
+    return {
+      ...common,
+      service: 'facebook_ads',
+      target: row.target as MetaAdsTarget,
+      conditions: row.conditions as MetaAdsConditions,
+      connection,
     };
   }
   return {
@@ -148,19 +176,45 @@ export function createMonitorService(deps: {
   limiter: RateLimiter;
   /** False when this server has no SMS/call provider: the phone channels cannot be ticked. */
   phoneConfigured: boolean;
-  /** Null when this server has no Shopify app: Shopify monitors cannot be created. */
-  shopify: Pick<ShopifyService, 'prepareTarget'> | null;
+  /**
+   * The connected services this server has the provider's app for (Shopify, Google Ads, Meta); a service
+   * without one cannot be chosen.
+   */
+  targets: Partial<Record<ServiceId, TargetPreparer<never>>>;
 }) {
   const { store, clock, phoneConfigured } = deps;
 
-  /** The stored target: as given for a website; for a shop, the chosen products read from the shop. */
-  async function prepare(userId: string, input: MonitorInput, existing?: MonitorRow) {
-    if (input.service === 'website') return { target: input.target, connectionId: null };
-    if (!deps.shopify) {
-      throw invalid('service', 'Shopify monitors are not set up on this Vigil server.');
+  /** The monitor an ads monitor links to: one of the person's website or Shopify monitors, not itself. */
+  async function linkedMonitor(userId: string, input: MonitorInput, existing?: MonitorRow) {
+    const linkedId = 'linkedMonitorId' in input.target ? input.target.linkedMonitorId : null;
+    if (!linkedId) return null;
+    const linked = await store.monitors.findOwned(userId, linkedId);
+    if (!linked || !SHOP_SERVICES.includes(linked.service) || linked.id === existing?.id) {
+      throw invalid(
+        'target.linkedMonitorId',
+        'Link one of your website or Shopify monitors, or none: that monitor does not exist.',
+      );
     }
-    const previous = existing?.service === 'shopify' ? (existing.target as ShopifyTarget) : undefined;
-    return deps.shopify.prepareTarget(userId, input.target, previous);
+    return linked.id;
+  }
+
+  /**
+   * The stored target: as given for a website; for a connected service, what its provider says of the chosen
+   * account and items now.
+   */
+  async function prepare(userId: string, input: MonitorInput, existing?: MonitorRow) {
+    if (input.service === 'website') {
+      return { target: input.target, connectionId: null, linkedMonitorId: null };
+    }
+    const preparer = deps.targets[input.service] as TargetPreparer | undefined;
+    if (!preparer) {
+      const name = SERVICE_CATALOGUE.find((entry) => entry.service === input.service)?.name;
+      throw invalid('service', `${name ?? input.service} monitors are not set up on this Vigil server.`);
+    }
+    const linkedMonitorId = await linkedMonitor(userId, input, existing);
+    const previous = existing?.service === input.service ? existing.target : undefined;
+    const prepared = await preparer.prepareTarget(userId, input.target, previous);
+    return { ...prepared, linkedMonitorId };
   }
 
   /** The connections the shown monitors watch through, with their status, by id. */
@@ -256,8 +310,12 @@ export function createMonitorService(deps: {
   return {
     catalogue: () => ({
       list: SERVICE_CATALOGUE.map((entry) =>
-        entry.service === 'shopify' && !deps.shopify
-          ? { ...entry, available: false, unavailableReason: 'Shopify is not set up on this Vigil server.' }
+        entry.service !== 'website' && !deps.targets[entry.service]
+          ? {
+              ...entry,
+              available: false,
+              unavailableReason: `${entry.name} is not set up on this Vigil server.`,
+            }
           : entry,
       ),
       languages: [...ALERT_LANGUAGES],

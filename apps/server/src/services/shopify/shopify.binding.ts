@@ -1,4 +1,9 @@
 import { AppError } from '../../lib/app-error.ts';
+import type {
+  GrantedAccount,
+  ProviderBinding,
+  VerifiedReturn,
+} from '../../modules/connections/provider-binding.ts';
 import { ShopifyError } from './shopify.client.ts';
 import type { ShopApi } from './shopify-api.ts';
 
@@ -6,12 +11,6 @@ import type { ShopApi } from './shopify-api.ts';
 const MAX_AGE_SECONDS = 5 * 60;
 /** A clock a little ahead of ours is not an attack. */
 const MAX_SKEW_SECONDS = 60;
-
-export interface VerifiedReturn {
-  account: string;
-  code: string;
-  state: string;
-}
 
 /** Turns a ShopifyError met while binding into what the person is told. */
 export function bindingError(error: unknown): never {
@@ -30,7 +29,7 @@ export function bindingError(error: unknown): never {
  * The Shopify side of binding a shop: the authorize URL, the checks of what Shopify sends back (its `hmac` over
  * the query, a fresh `timestamp`, a real myshopify `shop`), the code exchange and the webhook subscriptions.
  */
-export function createShopifyBinding(deps: { api: ShopApi; publicUrl: string }) {
+export function createShopifyBinding(deps: { api: ShopApi; publicUrl: string }): ProviderBinding {
   const { api, publicUrl } = deps;
   const client = api.client;
   const redirectUri = `${publicUrl}/app/oauth`;
@@ -59,21 +58,24 @@ export function createShopifyBinding(deps: { api: ShopApi; publicUrl: string }) 
   }
 
   return {
-    provider: 'shopify' as const,
-    redirectUri,
+    provider: 'shopify',
+    noun: 'shop',
+    pkce: false,
 
-    async resolve(input: string) {
-      return api.client.resolveShop(input).catch(bindingError);
+    async resolve(input) {
+      if (!input) throw new AppError('INVALID', 'Enter your shop’s address, like hoodies.myshopify.com.');
+      const { shop } = await api.client.resolveShop(input).catch(bindingError);
+      return shop;
     },
 
-    authorizeUrl: (account: string, state: string) => client.authorizeUrl(account, state, redirectUri),
+    authorizeUrl: ({ account, state }) => client.authorizeUrl(account!, state, redirectUri),
 
     /** The app URL Shopify opens when a merchant installs Vigil from the Shopify side. */
-    verifyInstall(params: Record<string, string>, nowSeconds: number): string {
+    verifyInstall(params, nowSeconds) {
       return verifySigned(params, nowSeconds);
     },
 
-    verifyReturn(params: Record<string, string>, nowSeconds: number): VerifiedReturn {
+    verifyReturn(params, nowSeconds): VerifiedReturn {
       if (params.error) {
         throw new AppError('INVALID', 'The shop was not connected: access was not granted on Shopify.');
       }
@@ -88,23 +90,29 @@ export function createShopifyBinding(deps: { api: ShopApi; publicUrl: string }) 
     },
 
     /** Exchanges the code for an offline token and reads the shop. */
-    async grant(account: string, code: string) {
+    async grant({ account, code }): Promise<GrantedAccount> {
       try {
-        const { accessToken, scopes } = await client.exchangeCode(account, code);
-        const shop = await api.shopInfo(account, accessToken);
+        const { accessToken, scopes } = await client.exchangeCode(account!, code);
+        const shop = await api.shopInfo(account!, accessToken);
         return {
+          account: account!,
           token: accessToken,
           scopes,
           name: shop.name,
           details: { currency: shop.currencyCode, primaryUrl: shop.primaryDomain?.url ?? null },
+          expiresAt: null,
         };
       } catch (error) {
         return bindingError(error);
       }
     },
 
-    /** Subscribes the webhooks; resolves with what was refused (checks still run on their interval then). */
-    subscribe: (account: string, token: string) => api.subscribeWebhooks(account, token, publicUrl),
+    /** Subscribes the webhooks; what Shopify refuses is logged (checks still run on their interval then). */
+    async afterGrant(granted) {
+      const refused = await api.subscribeWebhooks(granted.account, granted.token, publicUrl);
+      if (refused.length) {
+        throw new Error(`Shopify refused the webhooks ${refused.join(', ')}; checks run on their interval`);
+      }
+    },
   };
 }
-export type ShopifyBinding = ReturnType<typeof createShopifyBinding>;
