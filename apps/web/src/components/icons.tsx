@@ -215,3 +215,15 @@ export const IconGoogle = ({ size = 18, ...props }: IconProps) => (
     />
   </svg>
 );
+
+export const IconBrandFacebook = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M7 10v4h3v7h4v-7h3l1-4h-4V8a1 1 0 0 1 1-1h3V3h-3a5 5 0 0 0-5 5v2H7" />
+  </Icon>
+);
+
+export const IconChevronDown = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M6 9l6 6 6-6" />
+  </Icon>
+);

@@ -74,13 +74,28 @@ async function fillBasics(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe('/monitor_create', () => {
-  it('offers the services that work as cards, and leaves the ones still to be built off the page', async () => {
+  it('offers the four services as cards', async () => {
     renderAt('/app/monitor_create');
     const website = await screen.findByRole('radio', { name: /Website/ });
     expect(website).toHaveAttribute('aria-checked', 'true');
-    expect(screen.getByRole('radio', { name: /Shopify shop/ })).toBeEnabled();
-    expect(screen.getAllByRole('radio', { name: /Website|Shopify shop/ })).toHaveLength(2);
-    expect(screen.queryByRole('radio', { name: /Google Ads/ })).not.toBeInTheDocument();
+    for (const name of [/Shopify shop/, /Google Ads/, /Meta ads/]) {
+      expect(screen.getByRole('radio', { name })).toBeEnabled();
+    }
+  });
+
+  it('leaves a service the server marks unavailable off the page', async () => {
+    vi.mocked(getMonitorService).mockResolvedValue(
+      ok({
+        ...catalogue,
+        list: catalogue.list.map((entry) =>
+          entry.service === 'facebook_ads'
+            ? { ...entry, available: false, unavailableReason: 'Meta is not configured.' }
+            : entry,
+        ),
+      }),
+    );
+    renderAt('/app/monitor_create');
+    expect(await screen.findByRole('radio', { name: /Google Ads/ })).toBeInTheDocument();
     expect(screen.queryByRole('radio', { name: /Meta ads/ })).not.toBeInTheDocument();
   });
 

@@ -162,6 +162,7 @@ describe('/monitor_create, Shopify', () => {
     vi.mocked(getOAuthUri).mockResolvedValue(
       ok({
         url: 'https://shopify.example/admin/oauth/authorize?client_id=x',
+        provider: 'shopify' as const,
         account: 'new-shop.myshopify.com',
         expiresAt: '2026-03-10T11:10:00Z',
       }),

@@ -388,6 +388,7 @@ describe('Shopify monitors', () => {
   });
   const authorize = ok({
     url: 'https://socks.myshopify.com/admin/oauth/authorize?client_id=x',
+    provider: 'shopify' as const,
     account: 'socks.myshopify.com',
     expiresAt: '2026-03-10T11:10:00Z',
   });

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, Where } from '../test/render.tsx';
-import { aConnection, failed, ok } from '../test/monitor-fixtures.ts';
+import { aConnection, failed, googleConnection, metaConnection, ok } from '../test/monitor-fixtures.ts';
 import { bindConnection } from '../features/monitors/api/bind-connection.ts';
 import { login } from '../features/auth/api/login.ts';
 import { readOAuthReturn, saveOAuthReturn } from '../features/monitors/connect/oauth-return.ts';
@@ -105,6 +105,81 @@ describe('/oauth after connecting a shop', () => {
       'href',
       '/app/monitor_create',
     );
+  });
+});
+
+describe('/oauth after connecting a Google or Facebook account', () => {
+  it('names Google while connecting, then returns to the saved form with the account connected', async () => {
+    document.cookie = 'token=t1; path=/';
+    saveOAuthReturn({ returnTo: '/monitor_create', provider: 'google' });
+    vi.mocked(bindConnection).mockResolvedValue(
+      ok({ status: 'bound' as const, connection: googleConnection, monitorId: null }),
+    );
+    const params = {
+      code: 'google-bind-code',
+      state: 'bind-g1',
+      scope: 'https://www.googleapis.com/auth/adwords',
+    };
+    renderAt(params);
+    expect(screen.getByRole('heading', { name: 'Connecting your Google account' })).toBeInTheDocument();
+    expect(await screen.findByTestId('where')).toHaveTextContent(/^\/monitor_create$/);
+    expect(bindConnection).toHaveBeenCalledExactlyOnceWith({ params });
+    expect(login).not.toHaveBeenCalled();
+    expect(await screen.findByText('Connected Google account merchant@vigil.test')).toBeInTheDocument();
+    expect(readOAuthReturn()?.connection).toEqual(googleConnection);
+  });
+
+  it('ignores the #_=_ Meta appends, and names Facebook in the notice', async () => {
+    document.cookie = 'token=t1; path=/';
+    saveOAuthReturn({ returnTo: '/monitor_edit?monitorId=m9', provider: 'meta' });
+    vi.mocked(bindConnection).mockResolvedValue(
+      ok({ status: 'bound' as const, connection: metaConnection, monitorId: 'm9' }),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/oauth" element={<OAuthPage />} />
+        <Route path="*" element={<Where />} />
+      </Routes>,
+      { url: '/app/oauth?code=meta-bind-code&state=bind-m1#_=_' },
+    );
+    expect(screen.getByRole('heading', { name: 'Connecting your Facebook account' })).toBeInTheDocument();
+    expect(await screen.findByTestId('where')).toHaveTextContent('/monitor_edit?monitorId=m9');
+    expect(bindConnection).toHaveBeenCalledExactlyOnceWith({
+      params: { code: 'meta-bind-code', state: 'bind-m1' },
+    });
+    expect(await screen.findByText('Connected Facebook account Demo Merchant')).toBeInTheDocument();
+  });
+
+  it('says a cancelled Meta connection was cancelled, without binding', async () => {
+    saveOAuthReturn({ returnTo: '/monitor_create', provider: 'meta' });
+    renderAt({
+      error: 'access_denied',
+      error_reason: 'user_denied',
+      error_description: 'Permissions error',
+      state: 'bind-m2',
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'We could not connect your Facebook account' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('Connecting your Facebook account was cancelled, or access was not granted.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the monitor form' })).toHaveAttribute(
+      'href',
+      '/app/monitor_create',
+    );
+    expect(bindConnection).not.toHaveBeenCalled();
+    expect(login).not.toHaveBeenCalled();
+  });
+
+  it("shows the server's refusal of a Google binding, naming Google", async () => {
+    saveOAuthReturn({ returnTo: '/settings', provider: 'google' });
+    vi.mocked(bindConnection).mockResolvedValue(failed(400, 'This connection link has expired.'));
+    renderAt({ code: 'google-expired', state: 'bind-g2' });
+    expect(
+      await screen.findByRole('heading', { name: 'We could not connect your Google account' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go back' })).toHaveAttribute('href', '/app/settings');
   });
 });
 

@@ -2,11 +2,12 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { Session } from '@vigil/contracts';
+import type { Connection, Provider, Session } from '@vigil/contracts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { IconAlertTriangle } from '../components/icons.tsx';
 import { login } from '../features/auth/api/login.ts';
 import { afterBinding, bindReturn, isBindingReturn } from '../features/monitors/connect/bind-return.ts';
+import { accountLabel, PROVIDER_WORDS } from '../features/monitors/connect/connection-format.ts';
 import { markConnected, readOAuthReturn } from '../features/monitors/connect/oauth-return.ts';
 import { MONITOR_CREATE_PATH } from '../features/monitors/paths.ts';
 import { useContinue } from '../app/use-continue.ts';
@@ -102,18 +103,57 @@ function SignInReturn({ query }: { query: Query }) {
   );
 }
 
+/** The words of a binding's return for its provider; `null` when it is not known (saved in another tab). */
+function bindingWords(provider: Provider | null, query: Query) {
+  if (provider === 'shopify') {
+    return {
+      working: 'Connecting your shop',
+      subtitle: `Finishing the connection of ${query.shop ?? 'your shop'}.`,
+      failed: 'We could not connect your shop',
+      cancelled: 'Connecting the shop was cancelled, or access was not granted.',
+      refused: (reason: string) => `Shopify did not connect the shop: ${reason}.`,
+    };
+  }
+  const yours = provider ? PROVIDER_WORDS[provider].yours : 'your account';
+  const by = provider ? PROVIDER_WORDS[provider].name : 'The provider';
+  return {
+    working: `Connecting ${yours}`,
+    subtitle: `Finishing the connection of ${yours}.`,
+    failed: `We could not connect ${yours}`,
+    cancelled: `Connecting ${yours} was cancelled, or access was not granted.`,
+    refused: (reason: string) => `${by} did not connect the account: ${reason}.`,
+  };
+}
+
+/** What the notice says once an account is connected. */
+function connectedNotice(connection: Connection) {
+  if (connection.provider === 'shopify') {
+    return { title: `Connected ${connection.account}`, message: 'Vigil can now watch this shop.' };
+  }
+  return {
+    title: `Connected ${PROVIDER_WORDS[connection.provider].account} ${accountLabel(connection)}`,
+    message:
+      connection.provider === 'google'
+        ? 'Vigil can now watch the Google Ads accounts it reaches.'
+        : 'Vigil can now watch the ad accounts it reaches.',
+  };
+}
+
 /**
- * A Shopify return: posts every parameter to `bind` once, then goes back where Connect was pressed (the form
- * restores its values with the shop chosen), or on with a held install (see `afterBinding`).
+ * A binding's return (Shopify, Google, Meta): posts every parameter to `bind` once, then goes back where
+ * Connect was pressed (the form restores its values with the account chosen), or on with a held install (see
+ * `afterBinding`). Meta appends `#_=_` to the address; only the query is read, so it is ignored.
  */
 function BindingReturn({ query }: { query: Query }) {
   const navigate = useNavigate();
   const [saved] = useState(() => readOAuthReturn());
+  const provider: Provider | null = query.shop && query.hmac ? 'shopify' : (saved?.provider ?? null);
+  const words = bindingWords(provider, query);
   const [failure, setFailure] = useState<string | null>(() =>
     query.error
       ? query.error === 'access_denied'
-        ? 'Connecting the shop was cancelled, or access was not granted.'
-        : `Shopify did not connect the shop: ${query.error_description ?? query.error}.`
+        ? words.cancelled
+        : words.refused(query.error_description ?? query.error)
       : null,
   );
 
@@ -129,11 +169,7 @@ function BindingReturn({ query }: { query: Query }) {
       const next = afterBinding(result.data, { signedIn: Boolean(getToken()), returnTo: saved?.returnTo });
       if (next.status === 'bound') {
         markConnected(next.connection, next.to);
-        notifications.show({
-          color: 'vigil',
-          title: `Connected ${next.connection.account}`,
-          message: 'Vigil can now watch this shop.',
-        });
+        notifications.show({ color: 'vigil', ...connectedNotice(next.connection) });
       }
       void navigate(next.to, { replace: true });
     });
@@ -144,21 +180,19 @@ function BindingReturn({ query }: { query: Query }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [failure]);
 
-  if (!failure) {
-    return <Working title="Connecting your shop" subtitle={`Finishing the connection of ${query.shop}.`} />;
-  }
+  if (!failure) return <Working title={words.working} subtitle={words.subtitle} />;
   const back = saved?.returnTo ?? MONITOR_CREATE_PATH;
   const toForm = /^\/monitor_(create|edit)\b/.test(back);
   return (
     <Failed
-      title="We could not connect your shop"
+      title={words.failed}
       message={failure}
       back={{ to: back, label: toForm ? 'Back to the monitor form' : 'Go back' }}
     />
   );
 }
 
-/** /oauth: where Google sign-in and Shopify's shop connection both come back. */
+/** /oauth: where Google sign-in and the connection of a Shopify shop, a Google or a Facebook account come back. */
 export default function OAuthPage() {
   const { search } = useLocation();
   const query = parseQuery(search);

@@ -5,7 +5,7 @@ import { PageHeader } from '../components/page-header.tsx';
 import { ChangePasswordForm } from '../features/auth/components/change-password-form.tsx';
 import { formatPlanDate } from '../features/plans/plan-format.ts';
 import { UserInfoForm } from '../features/user/components/user-info-form.tsx';
-import { ConnectedShopsCard } from '../features/monitors/components/connected-shops-card.tsx';
+import { ConnectedAccountsCard } from '../features/monitors/components/connected-accounts-card.tsx';
 import { nowInSeconds } from '../app/startup.ts';
 import { setUserInfo } from '../lib/session.ts';
 import { useUserInfo } from '../lib/use-user-info.ts';
@@ -71,11 +71,11 @@ export default function SettingsPage() {
         <ChangePasswordForm />
       </SectionCard>
       <SectionCard
-        id="settings-shops"
-        title="Connected shops"
-        description="The Shopify shops your monitors watch through Vigil’s app."
+        id="settings-accounts"
+        title="Connected accounts"
+        description="The Shopify shops, Google accounts and Facebook accounts your monitors read through."
       >
-        <ConnectedShopsCard />
+        <ConnectedAccountsCard />
       </SectionCard>
       <SectionCard id="settings-plan" title="Plan">
         <PlanSummary user={user} />

@@ -1,7 +1,38 @@
-import type { Alert, Connection, Monitor, Plan, ShopifyProduct, ShopifyProductsPage } from '@vigil/contracts';
+import type {
+  Alert,
+  ConditionDefinition,
+  Connection,
+  FacebookAccount,
+  FacebookAdSet,
+  GoogleCustomer,
+  GoogleCustomerAds,
+  Monitor,
+  Plan,
+  ShopifyProduct,
+  ShopifyProductsPage,
+} from '@vigil/contracts';
 import type { MonitorCatalogue } from '../features/monitors/api/get-monitor-service.ts';
 
-/** A catalogue shaped like the server's: website and Shopify available, the ad services listed with their reason. */
+function onByDefault(key: string, label: string): ConditionDefinition {
+  return { key, label, description: `${label}.`, enabledByDefault: true, params: [] };
+}
+
+const SPEND_ANOMALY: ConditionDefinition = {
+  ...onByDefault('spend_anomaly', 'Spend spike or drop'),
+  params: [
+    {
+      key: 'changePercent',
+      label: 'Change versus the same weekday',
+      type: 'number',
+      unit: '%',
+      default: 50,
+      min: 10,
+      max: 500,
+    },
+  ],
+};
+
+/** A catalogue shaped like the server's: all four services available. */
 export const catalogue: MonitorCatalogue = {
   list: [
     {
@@ -159,20 +190,48 @@ export const catalogue: MonitorCatalogue = {
     {
       service: 'google_ads',
       name: 'Google Ads',
-      description: 'Account status, disapproved ads and spend.',
-      available: false,
-      unavailableReason: 'Opens with the Google Ads integration.',
-      targetLabel: 'Ad account',
-      conditions: [],
+      description: 'A Google Ads account, or the campaigns and ads you choose in it.',
+      available: true,
+      unavailableReason: null,
+      targetLabel: 'Google Ads account (connect with Google)',
+      conditions: [
+        onByDefault('account_not_enabled', 'Account not enabled'),
+        onByDefault('ad_disapproved', 'Ad disapproved'),
+        onByDefault('campaign_not_eligible', 'Campaign not serving'),
+        onByDefault('zero_impressions', 'No impressions today'),
+        SPEND_ANOMALY,
+        onByDefault('connection_lost', 'Connection lost'),
+        onByDefault('shop_cannot_sell', 'Ads spending while the shop cannot sell'),
+      ],
     },
     {
       service: 'facebook_ads',
       name: 'Meta ads',
-      description: 'Ad account status, ad sets and spend caps.',
-      available: false,
-      unavailableReason: 'Opens with the Meta integration.',
-      targetLabel: 'Ad account',
-      conditions: [],
+      description: 'A Facebook and Instagram ad account, or the ad sets you choose in it.',
+      available: true,
+      unavailableReason: null,
+      targetLabel: 'Ad account (connect with Facebook)',
+      conditions: [
+        onByDefault('account_status', 'Account not active'),
+        onByDefault('adset_disapproved', 'Ad set or ad rejected'),
+        {
+          ...onByDefault('spend_cap', 'Spend cap nearly reached'),
+          params: [
+            {
+              key: 'percent',
+              label: 'Share of the cap',
+              type: 'number',
+              unit: '%',
+              default: 90,
+              min: 50,
+              max: 100,
+            },
+          ],
+        },
+        SPEND_ANOMALY,
+        onByDefault('connection_lost', 'Connection lost'),
+        onByDefault('shop_cannot_sell', 'Ads spending while the shop cannot sell'),
+      ],
     },
   ],
   languages: [
@@ -270,6 +329,7 @@ export function aConnection(overrides: Partial<Connection> = {}): Connection {
     status: 'active',
     statusReason: null,
     statusChangedAt: null,
+    expiresAt: null,
     monitors: 1,
     createdAt: '2026-01-01T00:00:00.000Z',
     ...overrides,
@@ -400,3 +460,242 @@ export const failed = (status = 500, message = 'unkow error') => ({
   code: 'INTERNAL',
   message,
 });
+
+// ---- Google Ads and Meta ----
+
+type GoogleAdsMonitor = Extract<Monitor, { service: 'google_ads' }>;
+type MetaAdsMonitor = Extract<Monitor, { service: 'facebook_ads' }>;
+
+export const googleConnection = aConnection({
+  connectionId: connectionId(11),
+  provider: 'google',
+  account: '109876543210987654321',
+  name: 'merchant@vigil.test',
+  scopes: ['https://www.googleapis.com/auth/adwords'],
+});
+
+export const metaConnection = aConnection({
+  connectionId: connectionId(21),
+  provider: 'meta',
+  account: '10000000000001',
+  name: 'Demo Merchant',
+  scopes: ['ads_read'],
+  expiresAt: '2026-05-01T00:00:00.000Z',
+});
+
+const customerRef = (customerId: string, name: string, loginCustomerId: string | null = null) => ({
+  resourceName: `customers/${customerId}`,
+  customerId,
+  name,
+  currency: 'USD',
+  timeZone: 'America/New_York',
+  loginCustomerId,
+});
+
+/** A manager (1112223333) with two clients, one suspended; and an account reached directly. */
+export const googleCustomers: GoogleCustomer[] = [
+  {
+    ...customerRef('1112223333', 'Agency Manager'),
+    status: 'ENABLED',
+    manager: true,
+    clients: [
+      { ...customerRef('2223334444', 'Hoodie Co', '1112223333'), status: 'ENABLED', manager: false },
+      {
+        ...customerRef('5556667777', 'Sock Shop', '1112223333'),
+        currency: 'EUR',
+        status: 'SUSPENDED',
+        manager: false,
+      },
+    ],
+  },
+  { ...customerRef('9998887777', 'Own Shop'), status: 'ENABLED', manager: false, clients: [] },
+];
+
+const adName = (customerId: string, adGroupId: string, adId: string) =>
+  `customers/${customerId}/adGroupAds/${adGroupId}~${adId}`;
+
+/** Hoodie Co's campaigns: one eligible with two ad groups, one not eligible. */
+export const hoodieCoAds: GoogleCustomerAds = {
+  customer: { ...customerRef('2223334444', 'Hoodie Co', '1112223333'), status: 'ENABLED' },
+  campaigns: [
+    {
+      campaignId: '301',
+      name: 'Hoodies — search',
+      status: 'ENABLED',
+      primaryStatus: 'ELIGIBLE',
+      primaryStatusReasons: [],
+      adGroups: [
+        {
+          adGroupId: '401',
+          name: 'Zip hoodies',
+          status: 'ENABLED',
+          ads: [
+            {
+              resourceName: adName('2223334444', '401', '501'),
+              adId: '501',
+              name: 'Zip hoodie sale',
+              status: 'ENABLED',
+              approvalStatus: 'APPROVED',
+              policyTopics: [],
+            },
+            {
+              resourceName: adName('2223334444', '401', '502'),
+              adId: '502',
+              name: 'Zip hoodie free shipping',
+              status: 'ENABLED',
+              approvalStatus: 'DISAPPROVED',
+              policyTopics: ['DESTINATION_NOT_WORKING'],
+            },
+          ],
+        },
+        {
+          adGroupId: '402',
+          name: 'Pullovers',
+          status: 'ENABLED',
+          ads: [
+            {
+              resourceName: adName('2223334444', '402', '503'),
+              adId: '503',
+              name: 'Pullover new colours',
+              status: 'ENABLED',
+              approvalStatus: 'APPROVED_LIMITED',
+              policyTopics: ['TRADEMARKS_IN_AD_TEXT'],
+            },
+          ],
+        },
+      ],
+    },
+    {
+      campaignId: '302',
+      name: 'Brand — display',
+      status: 'ENABLED',
+      primaryStatus: 'NOT_ELIGIBLE',
+      primaryStatusReasons: ['HAS_ADS_DISAPPROVED'],
+      adGroups: [
+        {
+          adGroupId: '403',
+          name: 'Banners',
+          status: 'ENABLED',
+          ads: [
+            {
+              resourceName: adName('2223334444', '403', '504'),
+              adId: '504',
+              name: 'Brand banner',
+              status: 'PAUSED',
+              approvalStatus: 'APPROVED',
+              policyTopics: [],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+export function aGoogleAdsMonitor(overrides: Partial<GoogleAdsMonitor> = {}): GoogleAdsMonitor {
+  const { service: _service, target: _target, conditions: _conditions, ...shared } = aMonitor();
+  return {
+    ...shared,
+    monitorId: '77777777-7777-4777-8777-777777777777',
+    name: 'Hoodie Co ads',
+    service: 'google_ads',
+    target: {
+      connectionId: googleConnection.connectionId,
+      customer: customerRef('2223334444', 'Hoodie Co', '1112223333'),
+      campaigns: [],
+      ads: [
+        {
+          resourceName: adName('2223334444', '401', '501'),
+          adId: '501',
+          name: 'Zip hoodie sale',
+          adGroupName: 'Zip hoodies',
+          campaignId: '301',
+          campaignName: 'Hoodies — search',
+        },
+        {
+          resourceName: adName('2223334444', '402', '503'),
+          adId: '503',
+          name: 'Pullover new colours',
+          adGroupName: 'Pullovers',
+          campaignId: '301',
+          campaignName: 'Hoodies — search',
+        },
+      ],
+      linkedMonitorId: null,
+    },
+    conditions: {
+      account_not_enabled: { enabled: true },
+      ad_disapproved: { enabled: true },
+      campaign_not_eligible: { enabled: true },
+      zero_impressions: { enabled: true },
+      spend_anomaly: { enabled: true, changePercent: 50 },
+      connection_lost: { enabled: true },
+      shop_cannot_sell: { enabled: true },
+    },
+    connection: googleConnection,
+    ...overrides,
+  };
+}
+
+export function aFacebookAccount(n: number, overrides: Partial<FacebookAccount> = {}): FacebookAccount {
+  return {
+    accountId: String(1010101010 + n - 1),
+    name: n === 1 ? 'Hoodie Co Ads' : `Ad account ${n}`,
+    currency: 'USD',
+    timeZone: 'America/Los_Angeles',
+    accountStatus: 1,
+    statusLabel: 'active',
+    disableReason: 0,
+    disableReasonLabel: null,
+    amountSpent: '1234.56',
+    spendCap: '5000.00',
+    ...overrides,
+  };
+}
+
+export function aFacebookAdSet(n: number, overrides: Partial<FacebookAdSet> = {}): FacebookAdSet {
+  return {
+    adSetId: String(23850000000000 + n),
+    name: `Ad set ${n}`,
+    campaignName: 'Hoodies — prospecting',
+    effectiveStatus: 'ACTIVE',
+    dailyBudget: '60.00',
+    lifetimeBudget: null,
+    issues: [],
+    ...overrides,
+  };
+}
+
+export function aMetaAdsMonitor(overrides: Partial<MetaAdsMonitor> = {}): MetaAdsMonitor {
+  const { service: _service, target: _target, conditions: _conditions, ...shared } = aMonitor();
+  return {
+    ...shared,
+    monitorId: '88888888-8888-4888-8888-888888888888',
+    name: 'Hoodie Co Meta',
+    service: 'facebook_ads',
+    target: {
+      connectionId: metaConnection.connectionId,
+      account: {
+        accountId: '1010101010',
+        name: 'Hoodie Co Ads',
+        currency: 'USD',
+        timeZone: 'America/Los_Angeles',
+      },
+      adSets: [
+        { adSetId: '23850000000001', name: 'Ad set 1', campaignName: 'Hoodies — prospecting' },
+        { adSetId: '23850000000002', name: 'Ad set 2', campaignName: 'Hoodies — prospecting' },
+      ],
+      linkedMonitorId: null,
+    },
+    conditions: {
+      account_status: { enabled: true },
+      adset_disapproved: { enabled: true },
+      spend_cap: { enabled: true, percent: 90 },
+      spend_anomaly: { enabled: true, changePercent: 50 },
+      connection_lost: { enabled: true },
+      shop_cannot_sell: { enabled: true },
+    },
+    connection: metaConnection,
+    ...overrides,
+  };
+}

@@ -219,20 +219,30 @@ describe('checkMonitorForm()', () => {
   });
 
   it('refuses a service the catalogue lists as not available, with its reason', () => {
+    const closed = {
+      ...catalogue,
+      list: catalogue.list.map((entry) =>
+        entry.service === 'google_ads'
+          ? { ...entry, available: false, unavailableReason: 'Opens with the Google Ads integration.' }
+          : entry,
+      ),
+    };
     const values = filled((v) => (v.service = 'google_ads'));
-    expect(checkMonitorForm(values, free).errors.service).toBe('Opens with the Google Ads integration.');
+    expect(checkMonitorForm(values, { ...free, catalogue: closed }).errors.service).toBe(
+      'Opens with the Google Ads integration.',
+    );
   });
 
   it('refuses a service the catalogue offers but this app has no module for', () => {
+    const website = catalogue.list[0]!;
+    // A service the server added after this app was built.
     const newer = {
       ...catalogue,
-      list: catalogue.list.map((entry) =>
-        entry.service === 'facebook_ads' ? { ...entry, available: true, unavailableReason: null } : entry,
-      ),
+      list: [...catalogue.list, { ...website, service: 'tiktok_ads', name: 'TikTok ads' } as never],
     };
-    const values = filled((v) => (v.service = 'facebook_ads'));
+    const values = filled((v) => (v.service = 'tiktok_ads'));
     expect(checkMonitorForm(values, { ...free, catalogue: newer }).errors.service).toBe(
-      'Meta ads monitors cannot be created from this page yet.',
+      'TikTok ads monitors cannot be created from this page yet.',
     );
   });
 

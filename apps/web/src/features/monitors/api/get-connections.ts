@@ -1,10 +1,13 @@
 import type { Connection, Provider } from '@vigil/contracts';
 import { api } from '../../../lib/api-client.ts';
 
-/** The accounts the user connected (shops), with their status and how many monitors use each. */
-export function getConnections(provider: Provider, signal?: AbortSignal) {
+/**
+ * The accounts the user connected (shops, Google and Facebook accounts) with their status and how many
+ * monitors use each: of one provider, or of all without one.
+ */
+export function getConnections(provider?: Provider, signal?: AbortSignal) {
   return api.get<{ list: Connection[] }>('/monitor-bff/connections', {
-    params: { provider },
+    params: provider ? { provider } : {},
     ...(signal ? { signal } : {}),
   });
 }

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import type { ConnectionStatus } from '@vigil/contracts';
-import { CONNECTION_STATUS_LABELS } from '../services/shopify/shopify-format.ts';
+import { CONNECTION_STATUS_LABELS } from '../connect/connection-format.ts';
 
 const COLORS: Record<ConnectionStatus, string> = { active: 'green', lost: 'red', disconnected: 'gray' };
 

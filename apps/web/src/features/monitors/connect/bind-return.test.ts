@@ -19,6 +19,17 @@ describe('a return to /oauth', () => {
     expect(isBindingReturn({ code: 'c', state: 's', shop: 'h.myshopify.com' })).toBe(false);
   });
 
+  it('is a binding for Google and Meta when the state carries the binding prefix, even when cancelled', () => {
+    expect(
+      isBindingReturn({ code: 'c', state: 'bind-9f3a', scope: 'https://www.googleapis.com/auth/adwords' }),
+    ).toBe(true);
+    expect(isBindingReturn({ code: 'c', state: 'bind-77aa' })).toBe(true);
+    expect(isBindingReturn({ error: 'access_denied', state: 'bind-77aa' })).toBe(true);
+    // The Google sign-in's state has no prefix, wherever the word appears.
+    expect(isBindingReturn({ code: 'c', state: 'x-bind-1' })).toBe(false);
+    expect(isBindingReturn({ code: 'c' })).toBe(false);
+  });
+
   it('goes back where Connect was pressed, else to the reconnected monitor, else to a new monitor', () => {
     const bound = { status: 'bound' as const, connection: aConnection(), monitorId: null };
     expect(afterBinding(bound, { signedIn: true, returnTo: '/monitor_edit?monitorId=m1' })).toEqual({

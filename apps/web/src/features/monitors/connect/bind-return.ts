@@ -1,15 +1,17 @@
-import type { BindResult, Connection } from '@vigil/contracts';
+import { BIND_STATE_PREFIX, type BindResult, type Connection } from '@vigil/contracts';
 import type { ApiResult } from '../../../lib/api-client.ts';
 import type { Query } from '../../../lib/query-string.ts';
 import { bindConnection } from '../api/bind-connection.ts';
 import { MONITOR_CREATE_PATH, monitorDetailPath } from '../paths.ts';
 
 /**
- * A Shopify return to /oauth carries `shop` and `hmac` (with code, state, timestamp, host); an OpenID sign-in
- * return carries only code and state.
+ * Whether a return to /oauth finishes a binding rather than a sign-in. Shopify's carries `shop` and `hmac`
+ * (with code, state, timestamp, host). Google's and Meta's carry only code and state (or `error` and state
+ * when cancelled), as the OpenID sign-in's does; a binding's state starts with `BIND_STATE_PREFIX`, a
+ * sign-in's never does.
  */
 export function isBindingReturn(query: Query): boolean {
-  return Boolean(query.shop && query.hmac);
+  return Boolean(query.shop && query.hmac) || Boolean(query.state?.startsWith(BIND_STATE_PREFIX));
 }
 
 // The provider's code is single-use: one post per return, however often the page renders.

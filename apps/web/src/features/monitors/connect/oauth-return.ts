@@ -1,13 +1,15 @@
-import type { Connection } from '@vigil/contracts';
+import type { Connection, Provider } from '@vigil/contracts';
 import type { MonitorFormValues } from '../monitor-form.ts';
 
 /**
- * Connecting a shop leaves the app for the provider's authorize page and comes back to /oauth. What to
+ * Connecting an account (a Shopify shop, a Google or Facebook account) leaves the app for the provider's authorize page and comes back to /oauth. What to
  * return to is kept in this tab's sessionStorage under one key:
  * - `returnTo`: the app path to go back to, with its query (`/monitor_create?redirect=…`,
  *   `/monitor_edit?monitorId=…`, a monitor's detail, `/settings`);
  * - `values`: the monitor form's values when Connect was pressed (absent when leaving from elsewhere);
- * - `account`: the shop being connected, as the server resolved it;
+ * - `provider`: whose authorize page it left for (shopify, google, meta), so /oauth can name it;
+ * - `account`: the shop being connected, as the server resolved it (absent for Google and Facebook, whose
+ *   account is known only once the person signs in there);
  * - `savedAt`: when it was saved (ms); after `OAUTH_RETURN_TTL_MS` it is forgotten;
  * - `connection`: set by /oauth once the binding is made, so the form chooses it.
  */
@@ -19,6 +21,7 @@ export const OAUTH_RETURN_TTL_MS = 30 * 60_000;
 export interface OAuthReturn {
   returnTo: string;
   values?: MonitorFormValues;
+  provider?: Provider;
   account?: string;
   savedAt: number;
   connection?: Connection;

@@ -17,17 +17,23 @@ describe('the service registry', () => {
   it('maps each service this app can create to its module, and nothing else', () => {
     expect(serviceModule('website')?.service).toBe('website');
     expect(serviceModule('shopify')?.service).toBe('shopify');
-    expect(serviceModule('google_ads')).toBeUndefined();
+    expect(serviceModule('google_ads')?.service).toBe('google_ads');
+    expect(serviceModule('facebook_ads')?.service).toBe('facebook_ads');
+    expect(serviceModule('tiktok_ads')).toBeUndefined();
     expect(serviceModule('toString')).toBeUndefined();
     expect(serviceModuleOfProvider('shopify')?.service).toBe('shopify');
+    expect(serviceModuleOfProvider('google')?.service).toBe('google_ads');
+    expect(serviceModuleOfProvider('meta')?.service).toBe('facebook_ads');
   });
 
   it('offers a service when the catalogue has it available and the app has its module', () => {
     const byId = (id: string) => catalogue.list.find((entry) => entry.service === id)!;
     expect(isCreatable(byId('website'))).toBe(true);
     expect(isCreatable(byId('shopify'))).toBe(true);
-    expect(isCreatable(byId('google_ads'))).toBe(false);
-    expect(isCreatable({ ...byId('facebook_ads'), available: true })).toBe(false);
+    expect(isCreatable(byId('google_ads'))).toBe(true);
+    expect(isCreatable(byId('facebook_ads'))).toBe(true);
+    expect(isCreatable({ ...byId('facebook_ads'), available: false })).toBe(false);
+    expect(isCreatable({ ...byId('website'), service: 'tiktok_ads' } as never)).toBe(false);
   });
 
   it("starts a new monitor on the catalogue's first creatable service, an edit on the monitor's", () => {

@@ -1,6 +1,13 @@
 import type { ComponentType } from 'react';
 import type { UseFormReturnType } from '@mantine/form';
-import type { Connection, Monitor, MonitorInput, Provider, ServiceDefinition } from '@vigil/contracts';
+import type {
+  ConnectedService,
+  Connection,
+  Monitor,
+  MonitorInput,
+  Provider,
+  ServiceDefinition,
+} from '@vigil/contracts';
 import type { FormErrors } from '../form-numbers.ts';
 import type { MonitorFormValues } from '../monitor-form.ts';
 
@@ -19,9 +26,11 @@ export type ServicePart = MonitorInput extends infer Input
 
 /** What a service's section asks of the page: leave for the provider to connect an account. */
 export interface ConnectRequest {
-  /** The shop as typed, or as a connection names it. */
+  /** The service to connect an account for (a shop, a Google account, a Facebook account). */
+  service: ConnectedService;
+  /** Shopify: the shop as typed, or as a connection names it. */
   shop?: string;
-  /** Reconnects this monitor's shop. */
+  /** Reconnects this monitor's account. */
   monitorId?: string;
 }
 

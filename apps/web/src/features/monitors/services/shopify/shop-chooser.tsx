@@ -1,9 +1,7 @@
-import { useId, useState, type KeyboardEvent } from 'react';
-import { Button, Group, Paper, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { useState, type KeyboardEvent } from 'react';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { shopInput, type Connection } from '@vigil/contracts';
-import { ConnectionStatusBadge } from '../../components/connection-status-badge.tsx';
-import { ConnectionSummary, monitorsUsing } from '../../components/connection-summary.tsx';
-import { ReconnectButton } from '../../connect/reconnect-button.tsx';
+import { ConnectionChooser } from '../../components/connection-chooser.tsx';
 import type { ConnectAccount } from '../types.ts';
 
 /** The typed shop and its Connect button: leaves for Shopify's authorize page. */
@@ -20,7 +18,7 @@ function ConnectShop({ first, connect }: { first: boolean; connect: ConnectAccou
     }
     setError(null);
     setBusy(true);
-    setError((await connect({ shop: parsed.data })) || null);
+    setError((await connect({ service: 'shopify', shop: parsed.data })) || null);
     setBusy(false);
   }
 
@@ -80,72 +78,17 @@ export function ShopChooser({
   /** The edited monitor's own connection reconnects for it. */
   reconnectMonitorId: (connection: Connection) => string | undefined;
 }) {
-  const errorId = useId();
-  const working = connections.filter((connection) => connection.status === 'active');
-  const broken = connections.filter((connection) => connection.status !== 'active');
-
   return (
-    <Stack gap="md">
-      {working.length > 0 ? (
-        <Radio.Group
-          label="Shop"
-          value={value}
-          onChange={onChange}
-          aria-describedby={error ? errorId : undefined}
-        >
-          <Stack gap="xs" mt="xs">
-            {working.map((connection) => (
-              <Radio.Card key={connection.connectionId} value={connection.connectionId} radius="md" p="sm">
-                <Group wrap="nowrap" align="flex-start" gap="sm">
-                  <Radio.Indicator mt={2} />
-                  <Stack gap={2} style={{ minWidth: 0 }}>
-                    <Group gap="xs">
-                      <Text fw={600} size="sm">
-                        {connection.name}
-                      </Text>
-                      <ConnectionStatusBadge status={connection.status} />
-                    </Group>
-                    <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                      {connection.account} · {monitorsUsing(connection.monitors)}
-                    </Text>
-                  </Stack>
-                </Group>
-              </Radio.Card>
-            ))}
-          </Stack>
-        </Radio.Group>
-      ) : null}
-
-      {broken.map((connection) => (
-        <Paper
-          key={connection.connectionId}
-          withBorder
-          radius="md"
-          p="sm"
-          role="group"
-          aria-label={`${connection.name}: ${connection.status === 'lost' ? 'connection lost' : 'disconnected'}`}
-        >
-          <Group justify="space-between" align="flex-start" gap="sm">
-            <ConnectionSummary
-              connection={connection}
-              detail={connection.connectionId === value ? 'chosen for this monitor' : ''}
-            />
-            <ReconnectButton
-              shop={connection.account}
-              monitorId={reconnectMonitorId(connection)}
-              connect={connect}
-            />
-          </Group>
-        </Paper>
-      ))}
-
-      {error ? (
-        <Text size="sm" c="red" role="alert" id={errorId}>
-          {error}
-        </Text>
-      ) : null}
-
+    <ConnectionChooser
+      label="Shop"
+      connections={connections}
+      value={value}
+      onChange={onChange}
+      error={error}
+      connect={connect}
+      reconnectMonitorId={reconnectMonitorId}
+    >
       <ConnectShop first={connections.length === 0} connect={connect} />
-    </Stack>
+    </ConnectionChooser>
   );
 }

@@ -1,20 +1,11 @@
-import type { Connection, ConnectionStatus, Monitor, ShopifyProduct } from '@vigil/contracts';
+import type { Monitor, ShopifyProduct } from '@vigil/contracts';
+import { formatMoney } from '../../../../lib/format-money.ts';
+import { connectionProblem as monitorConnectionProblem } from '../../connect/connection-format.ts';
 
 /** A price in the shop's currency: `$19.00`, or `€10.00–€24.00` for a range. */
 export function formatPriceRange(min: string, max: string, currency: string): string {
-  const one = formatPrice(min, currency);
-  return min === max || Number(min) === Number(max) ? one : `${one}–${formatPrice(max, currency)}`;
-}
-
-export function formatPrice(amount: string, currency: string): string {
-  const value = Number(amount);
-  if (!Number.isFinite(value)) return `${amount} ${currency}`;
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(value);
-  } catch {
-    // Not a currency code Intl knows.
-    return `${value.toFixed(2)} ${currency}`;
-  }
+  const one = formatMoney(min, currency);
+  return min === max || Number(min) === Number(max) ? one : `${one}–${formatMoney(max, currency)}`;
 }
 
 /** The stock in words: tracked variants' sum, or that it is not tracked. */
@@ -35,28 +26,11 @@ export function countProducts(count: number): string {
   return count === 1 ? '1 product' : `${count} products`;
 }
 
-export const CONNECTION_STATUS_LABELS: Record<ConnectionStatus, string> = {
-  active: 'Connected',
-  lost: 'Connection lost',
-  disconnected: 'Disconnected',
-};
-
 /**
  * A Shopify monitor whose shop connection does not work: lost (the app was uninstalled, access revoked),
  * disconnected in Vigil, or gone. Null when it works.
  */
 export function connectionProblem(monitor: Monitor): { reason: string } | null {
   if (monitor.service !== 'shopify') return null;
-  const { connection } = monitor;
-  if (connection?.status === 'active') return null;
-  return { reason: connectionReason(connection) };
-}
-
-/** Why a connection does not work, as a sentence. */
-export function connectionReason(connection: Connection | null): string {
-  if (!connection) return 'The shop is no longer connected to Vigil.';
-  if (connection.statusReason) return connection.statusReason;
-  return connection.status === 'disconnected'
-    ? 'The shop was disconnected from Vigil.'
-    : 'Shopify no longer accepts Vigil’s access to the shop.';
+  return monitorConnectionProblem('shopify', monitor.connection);
 }

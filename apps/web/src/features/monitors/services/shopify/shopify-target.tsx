@@ -2,7 +2,8 @@ import { Alert, Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { Monitor } from '@vigil/contracts';
 import { IconAlertTriangle } from '../../../../components/icons.tsx';
 import { ReconnectButton } from '../../connect/reconnect-button.tsx';
-import { connectionProblem, countProducts, formatPrice } from './shopify-format.ts';
+import { formatMoney } from '../../../../lib/format-money.ts';
+import { connectionProblem, countProducts } from './shopify-format.ts';
 import { Thumbnail } from './thumbnail.tsx';
 
 /** The shop and how many products, and a lost connection with its Reconnect, in a list row. */
@@ -22,7 +23,13 @@ export function ShopifyTargetSummary({ monitor }: { monitor: Monitor }) {
           <Text size="sm" c="dimmed" style={{ flex: '1 1 160px' }}>
             {problem.reason}
           </Text>
-          <ReconnectButton shop={monitor.target.shop} monitorId={monitor.monitorId} variant="light" />
+          <ReconnectButton
+            service="shopify"
+            label={monitor.target.shop}
+            shop={monitor.target.shop}
+            monitorId={monitor.monitorId}
+            variant="light"
+          />
         </Group>
       ) : null}
     </Stack>
@@ -46,9 +53,9 @@ function variantPrices(variants: { title: string; price: string }[], currency: s
   if (variants.length === 0) return 'No variants';
   const [only] = variants;
   if (variants.length === 1 && only && only.title === 'Default Title') {
-    return `Price when chosen: ${formatPrice(only.price, currency)}`;
+    return `Price when chosen: ${formatMoney(only.price, currency)}`;
   }
-  const prices = variants.map((variant) => `${variant.title} ${formatPrice(variant.price, currency)}`);
+  const prices = variants.map((variant) => `${variant.title} ${formatMoney(variant.price, currency)}`);
   return `Prices when chosen: ${prices.join(' · ')}`;
 }
 
@@ -66,7 +73,13 @@ export function ShopifyTargetDetail({ monitor }: { monitor: Monitor }) {
               {problem.reason} Until the shop is reconnected, this monitor cannot read it and its product
               checks wait.
             </Text>
-            <ReconnectButton shop={monitor.target.shop} monitorId={monitor.monitorId} size="sm" />
+            <ReconnectButton
+              service="shopify"
+              label={monitor.target.shop}
+              shop={monitor.target.shop}
+              monitorId={monitor.monitorId}
+              size="sm"
+            />
           </Stack>
         </Alert>
       ) : null}
