@@ -30,6 +30,12 @@ export interface CheckRequest {
   conditions: unknown;
   /** For date-based conditions (certificate expiry). */
   now: Date;
+  /**
+   * The slot being checked. Monitors of one `slotGroup` and interval share their slots, so a checker that reads
+   * an account once for all its monitors keys that read by the slot: a check asked for by hand (Check now, a
+   * webhook) has a slot of its own and reads afresh.
+   */
+  slotAt: Date;
   /** Aborted when the engine gives up on the check (its hard deadline, or shutdown). */
   signal: AbortSignal;
 }

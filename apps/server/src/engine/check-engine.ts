@@ -112,6 +112,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
         target: monitor.target,
         conditions: monitor.conditions,
         now: checkedAt,
+        slotAt: monitor.slotAt,
         signal,
       });
       finished.push({ monitor, checkedAt, outcome, error: null });

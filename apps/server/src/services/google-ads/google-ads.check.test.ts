@@ -200,8 +200,14 @@ describe('Google Ads checker', () => {
       log: { warn: () => undefined },
       now: () => NOW.getTime(),
     });
-    const check = (t: GoogleAdsTarget = target, c = conditions()) =>
-      checker.check({ target: t, conditions: c, now: NOW, signal: new AbortController().signal });
+    const check = (t: GoogleAdsTarget = target, c = conditions(), slotAt = NOW) =>
+      checker.check({
+        target: t,
+        conditions: c,
+        now: NOW,
+        slotAt,
+        signal: new AbortController().signal,
+      });
     return { checker, check, calls, lost };
   }
   const byKey = (outcome: { conditions: ConditionResult[] }) =>
@@ -218,6 +224,10 @@ describe('Google Ads checker', () => {
     expect(checker.operations()).toEqual({ stateReads: 1, figureReads: 1 });
     expect(outcomes.every((o) => o.conditions.every((c) => c.ok === true))).toBe(true);
     expect(checker.slotGroup!(target)).toBe('conn-1 2223334444');
+
+    // Check now has a slot of its own: it reads the account afresh instead of the slot's read.
+    await check(target, conditions(), new Date(NOW.getTime() + 5000));
+    expect(calls).toEqual({ state: 2, figures: 2 });
   });
 
   it('reads no figures when no monitor needs them', async () => {

@@ -247,7 +247,8 @@ export function createGoogleAdsChecker(deps: GoogleAdsCheckerDeps): GoogleAdsChe
       const conditions = request.conditions as GoogleAdsConditions;
       const row = await loadConnection(target.connectionId);
       const active = row?.status === 'active' && row.tokenCiphertext !== null;
-      const key = `${target.connectionId} ${target.customer.customerId}`;
+      // One read per account and slot: its monitors share the slot; a check by hand has its own.
+      const key = `${target.connectionId} ${target.customer.customerId} ${request.slotAt.getTime()}`;
       const access = {
         customerId: target.customer.customerId,
         loginCustomerId: target.customer.loginCustomerId,

@@ -136,9 +136,15 @@ export function createMetaAdsChecker(deps: MetaCheckerDeps): Checker & { readsMa
   }
 
   /** The account's read: a current one, the one being gathered this moment, or a new one. */
-  function readAccount(row: ConnectionRow, target: MetaAdsTarget, figures: boolean): Promise<ReadOutcome> {
+  function readAccount(
+    row: ConnectionRow,
+    target: MetaAdsTarget,
+    figures: boolean,
+    slotAt: Date,
+  ): Promise<ReadOutcome> {
     const accountId = target.account.accountId;
-    const key = `${row.id}:${accountId}`;
+    // One read per account and slot: its monitors share the slot; a check by hand has its own.
+    const key = `${row.id}:${accountId}:${slotAt.getTime()}`;
     const hit = reads.get(key);
     if (hit && now() - hit.at < READ_TTL_MS && (hit.withFigures || !figures)) return hit.value;
     const joining = gathering.get(key);
@@ -193,7 +199,7 @@ export function createMetaAdsChecker(deps: MetaCheckerDeps): Checker & { readsMa
         conditions.spend_anomaly.enabled ||
         (linked !== null && outage !== null);
       const figures = conditions.spend_anomaly.enabled || outage !== null;
-      const outcome = active && needsRead ? await readAccount(row, target, figures) : null;
+      const outcome = active && needsRead ? await readAccount(row, target, figures, request.slotAt) : null;
       return {
         responseMs: null,
         statusCode: null,

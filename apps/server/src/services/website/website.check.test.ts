@@ -33,6 +33,7 @@ describe('website checker', () => {
       target: { url },
       conditions: c,
       now: new Date(),
+      slotAt: new Date(),
       signal: new AbortController().signal,
     });
 
@@ -178,6 +179,7 @@ describe('website checker on TLS', () => {
       target: { url },
       conditions: tlsConditions,
       now: new Date(),
+      slotAt: new Date(),
       signal: new AbortController().signal,
     });
 
@@ -212,6 +214,7 @@ describe('website checker on TLS', () => {
       target: { url: healthy.url },
       conditions: tlsConditions,
       now: new Date(),
+      slotAt: new Date(),
       signal: new AbortController().signal,
     });
     expect(verdict(outcome, 'http_status')).toMatchObject({
