@@ -132,12 +132,20 @@ function tooLittleHistory(key: string, baseline: Baseline): ConditionResult | nu
   };
 }
 
+const currencyFormats = new Map<string, Intl.NumberFormat | null>();
+
+/** "$1,234.50", "€12.00"; an unknown currency code as "12.00 XYZ". Formats are made once per currency. */
 export function money(amount: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount.toFixed(2)} ${currency}`;
+  let format = currencyFormats.get(currency);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+    } catch {
+      format = null;
+    }
+    currencyFormats.set(currency, format);
   }
+  return format ? format.format(amount) : `${amount.toFixed(2)} ${currency}`;
 }
 
 /** Spend so far today against the same weekday's usual spend by this time, `changePercent` either way. */
