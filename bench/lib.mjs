@@ -1,4 +1,4 @@
-// Helpers shared by the long benchmarks (checks, alerts, api): child processes, databases, /proc sampling.
+// Helpers shared by the long benchmarks: child processes, databases, /proc sampling, the SMTP stub, check results.
 import { spawn, execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -268,4 +268,117 @@ export function startSmtp(port) {
     },
   });
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ server, received })));
+}
+
+/** Runs `work` over `items` with at most `limit` at once. */
+export async function pool(items, limit, work) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await work(items[index], index);
+      }
+    }),
+  );
+}
+
+/** Count, p50, p99, max and mean of the finite values. */
+export function spreadOf(values) {
+  const s = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return {
+    n: s.length,
+    p50: percentile(s, 50),
+    p99: percentile(s, 99),
+    max: s.at(-1),
+    mean: s.reduce((a, b) => a + b, 0) / Math.max(s.length, 1),
+  };
+}
+
+/** Counts a server's warnings and errors (pino JSON lines on stdout) by message, with when they came. */
+export function watchLog(child) {
+  const lines = [];
+  let partial = '';
+  child.stdout.on('data', (chunk) => {
+    const text = partial + chunk;
+    const parts = text.split('\n');
+    partial = parts.pop();
+    for (const line of parts) {
+      try {
+        const entry = JSON.parse(line);
+        if (entry.level >= 40)
+          lines.push({ at: Date.now(), level: entry.level, msg: String(entry.msg), entry });
+      } catch {
+        if (line.trim()) lines.push({ at: Date.now(), level: 0, msg: line.slice(0, 200) });
+      }
+    }
+  });
+  return {
+    between(fromMs, toMs) {
+      const counts = {};
+      for (const entry of lines)
+        if (entry.at >= fromMs && entry.at < toMs) counts[entry.msg] = (counts[entry.msg] ?? 0) + 1;
+      return counts;
+    },
+    /** The first whole line of each message in the span, to quote in a report. */
+    examples(fromMs, toMs) {
+      const first = {};
+      for (const entry of lines)
+        if (entry.at >= fromMs && entry.at < toMs && !(entry.msg in first)) first[entry.msg] = entry.entry;
+      return first;
+    },
+  };
+}
+
+/**
+ * The check results of the window [fromMs, toMs), whole intervals of `intervalMs`: checks/s, start drift
+ * (`checked_at − slot_at`) of its slots, slots checked twice, results that failed or could not judge every
+ * condition ("Not checked: why"), and missed slots. A monitor's interval counts as missed when no slot of it in
+ * that interval was checked: slots sit on each group's own grid (offset within the interval by a hash of the
+ * group), and a re-check stands in for the slot it moved. With `service`, only that service's monitors count.
+ */
+export async function measureChecks(query, { fromMs, toMs, intervalMs, monitors, service = null }) {
+  const ofService = `($3::text is null or monitor_id in (select id from monitors where service = $3))`;
+  const { rows } = await query(
+    `select count(*)::int as results, count(distinct (monitor_id, slot_at))::int as distinct_slots,
+       percentile_cont(0.5) within group (order by extract(epoch from checked_at - slot_at) * 1000) as p50,
+       percentile_cont(0.99) within group (order by extract(epoch from checked_at - slot_at) * 1000) as p99,
+       max(extract(epoch from checked_at - slot_at) * 1000)::float8 as max
+     from check_results
+     where slot_at >= to_timestamp($1::float8 / 1000) and slot_at < to_timestamp($2::float8 / 1000)
+       and ${ofService}`,
+    [fromMs, toMs, service],
+  );
+  const { rows: all } = await query(
+    `select count(*)::int as n, count(*) filter (where not ok)::int as failed,
+       count(*) filter (where error like 'Not checked:%')::int as unjudged
+     from check_results
+     where checked_at >= to_timestamp($1::float8 / 1000) and checked_at < to_timestamp($2::float8 / 1000)
+       and ${ofService}`,
+    [fromMs, toMs, service],
+  );
+  const intervals = Math.round((toMs - fromMs) / intervalMs);
+  const { rows: gaps } = await query(
+    `with slots as (
+       select m.id, to_timestamp(($1::float8 + k * $2) / 1000) as s
+       from monitors m cross join generate_series(0, $3::int - 1) k
+       where $4::text is null or m.service = $4)
+     select count(*) filter (where not exists (select 1 from check_results r
+         where r.monitor_id = slots.id and r.slot_at >= slots.s
+           and r.slot_at < slots.s + $2 * interval '1 millisecond'))::int as missed
+     from slots`,
+    [fromMs, intervalMs, intervals, service],
+  );
+  return {
+    checksPerS: all[0].n / ((toMs - fromMs) / 1000),
+    results: all[0].n,
+    failedResults: all[0].failed,
+    unjudged: all[0].unjudged,
+    expected: monitors * intervals,
+    missed: gaps[0].missed,
+    duplicates: rows[0].results - rows[0].distinct_slots,
+    driftP50: rows[0].p50,
+    driftP99: rows[0].p99,
+    driftMax: rows[0].max,
+  };
 }

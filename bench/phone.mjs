@@ -15,10 +15,10 @@ import { measure, seed } from './checks.mjs';
 import {
   freshDatabase,
   num,
-  percentile,
   sampler,
   sleep,
   spawnChild,
+  spreadOf,
   startServer,
   stopChild,
   waitForTable,
@@ -73,10 +73,6 @@ async function collectCalls(apiBase, calls) {
 }
 
 const sorted = (values) => values.filter(Number.isFinite).sort((a, b) => a - b);
-const spreadOf = (values) => {
-  const s = sorted(values);
-  return { p50: percentile(s, 50), p99: percentile(s, 99), max: s.at(-1) };
-};
 
 export async function benchPhone({
   n = 10_000,

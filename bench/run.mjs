@@ -1,16 +1,16 @@
 // `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
-// `npm run bench -- checks|alerts|phone|api|shopify|long` runs the long ones instead (minutes each; see
+// `npm run bench -- checks|alerts|phone|api|shopify|ads|long` runs the long ones instead (minutes each; see
 // bench/README.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const LONG = ['checks', 'alerts', 'phone', 'api', 'shopify'];
+const LONG = ['checks', 'alerts', 'phone', 'api', 'shopify', 'ads'];
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
 if (unknown.length) {
   console.error(
-    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify or long (all five).`,
+    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads or long (all six).`,
   );
   process.exit(2);
 }
@@ -96,5 +96,12 @@ if (long.includes('shopify')) {
     rows.push(row);
   }
   printShopify(rows);
+}
+
+if (long.includes('ads')) {
+  const { benchAds, printAds } = await import('./ads.mjs');
+  const row = await benchAds();
+  console.error(JSON.stringify(row));
+  printAds(row);
 }
 process.exit(0);

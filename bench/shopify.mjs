@@ -23,19 +23,22 @@
 // requests / cost / throttled answers per shop per interval (over a span of whole intervals, so each shop's slot
 // falls in it once per interval), Vigil's warnings, CPU and RSS. Loopback only; the database, the child process and the SMTP server go at the end.
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import pg from 'pg';
+import { httpClient } from './http.mjs';
 import {
-  startSmtp,
   freshDatabase,
+  measureChecks,
   NO_ALERTS,
   num,
-  percentile,
+  pool,
   sampler,
   sleep,
+  spreadOf,
   startServer,
+  startSmtp,
   stopChild,
   waitForTable,
+  watchLog,
 } from './lib.mjs';
 
 const INTERVAL_MS = 60_000;
@@ -43,8 +46,7 @@ const INTERVAL_MS = 60_000;
 const SMTP_PORT = 3394;
 const PORT = 3395;
 const SANDBOX_SMTP_PORT = 3396;
-const BASE = `http://127.0.0.1:${PORT}`;
-const PASSWORD = 'Bench-Pass-2026!x';
+const { base: BASE, api, registerBusinessUser, bind } = httpClient(PORT);
 /** Shops per user: `ouathuri` allows 30 per user per hour. */
 const SHOPS_PER_USER = 25;
 
@@ -64,106 +66,8 @@ export const SHOPIFY_CONDITIONS = {
   app_uninstalled: { enabled: true },
 };
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-/** One request to the server; `json` or `form` is the body. Resolves with status, headers and text. */
-function request(method, path, { token, json, form } = {}) {
-  return new Promise((resolve, reject) => {
-    const payload =
-      json !== undefined ? JSON.stringify(json) : form ? new URLSearchParams(form).toString() : undefined;
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: PORT,
-        method,
-        path,
-        agent,
-        headers: {
-          ...(token ? { authorization: token } : {}),
-          ...(payload === undefined
-            ? {}
-            : {
-                'content-type': json !== undefined ? 'application/json' : 'application/x-www-form-urlencoded',
-                'content-length': Buffer.byteLength(payload),
-              }),
-        },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }),
-        );
-      },
-    );
-    req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path}: timeout`)));
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** A JSON call answering `{ data }`; anything but 200 throws with the answer. */
-async function api(method, path, options) {
-  const res = await request(method, path, options);
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${res.body.slice(0, 300)}`);
-  return JSON.parse(res.body).data;
-}
-
-/** Runs `work` over `items` with at most `limit` at once. */
-async function pool(items, limit, work) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        await work(items[index], index);
-      }
-    }),
-  );
-}
-
-const unescape = (text) =>
-  text
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&amp;', '&');
-
-async function registerUser(email) {
-  const { token } = await api('POST', '/oauth-bff/v1/user/register', { json: { email, password: PASSWORD } });
-  await api('POST', '/monitor-bff/onboarding/user-info', {
-    token,
-    json: { industry: 'Other', contactEmail: email },
-  });
-  await api('POST', '/sandbox/api/plans', { json: { email, plan: 'Business' } });
-  return token;
-}
-
-/**
- * Binds a shop as a person does: the authorize URL, the sandbox's grant page, its approve form, and the
- * query Shopify sends back, posted to `bind`. Resolves with the connection's id.
- */
-async function bindShop(token, domain) {
-  const { url } = await api('GET', `/monitor-bff/monitor/ouathuri?service=shopify&shop=${domain}`, { token });
-  const authorize = new URL(url);
-  const page = await request('GET', authorize.pathname + authorize.search);
-  if (page.status !== 200) throw new Error(`grant page of ${domain}: ${page.status}`);
-  const action = /<form method="post" action="([^"]+)"/.exec(page.body)?.[1];
-  if (!action) throw new Error(`grant page of ${domain} has no form`);
-  const fields = { decision: 'approve' };
-  for (const [, name, value] of page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-    fields[unescape(name)] = unescape(value);
-  const approved = await request('POST', unescape(action), { form: fields });
-  if (approved.status !== 302) throw new Error(`approving ${domain}: ${approved.status}`);
-  const back = new URL(approved.headers.location, BASE);
-  const bound = await api('POST', '/monitor-bff/monitor/bind', {
-    token,
-    json: { params: Object.fromEntries(back.searchParams) },
-  });
-  if (bound.status !== 'bound') throw new Error(`binding ${domain}: ${JSON.stringify(bound)}`);
-  return bound.connection.connectionId;
-}
+/** Binds a shop through the sandbox's grant page (approve); resolves with the connection's id. */
+const bindShop = (token, domain) => bind(token, `service=shopify&shop=${domain}`, { decision: 'approve' });
 
 async function createMonitor(token, { name, connectionId, productIds, email }) {
   return api('POST', '/monitor-bff/monitor', {
@@ -183,50 +87,11 @@ async function createMonitor(token, { name, connectionId, productIds, email }) {
   });
 }
 
-/** Counts the server's warnings and errors (pino JSON lines on stdout) by message, with when they came. */
-function watchLog(child) {
-  const lines = [];
-  let partial = '';
-  child.stdout.on('data', (chunk) => {
-    const text = partial + chunk;
-    const parts = text.split('\n');
-    partial = parts.pop();
-    for (const line of parts) {
-      try {
-        const entry = JSON.parse(line);
-        if (entry.level >= 40) lines.push({ at: Date.now(), level: entry.level, msg: String(entry.msg) });
-      } catch {
-        if (line.trim()) lines.push({ at: Date.now(), level: 0, msg: line.slice(0, 200) });
-      }
-    }
-  });
-  return {
-    between(fromMs, toMs) {
-      const counts = {};
-      for (const entry of lines)
-        if (entry.at >= fromMs && entry.at < toMs) counts[entry.msg] = (counts[entry.msg] ?? 0) + 1;
-      return counts;
-    },
-  };
-}
-
 /** `{ domain: { requests, cost, throttled } }` of every sandbox shop, in one request. */
 async function callCounts() {
   const { shops } = await api('GET', '/sandbox/api/shopify');
   return Object.fromEntries(shops.map((shop) => [shop.domain, shop.calls]));
 }
-
-const sorted = (values) => values.filter(Number.isFinite).sort((a, b) => a - b);
-const spreadOf = (values) => {
-  const s = sorted(values);
-  return {
-    n: s.length,
-    p50: percentile(s, 50),
-    p99: percentile(s, 99),
-    max: s.at(-1),
-    mean: s.reduce((a, b) => a + b, 0) / Math.max(s.length, 1),
-  };
-};
 
 /** Sets up the `shops` scenario; resolves with the monitors' owners and the latency monitors' shops. */
 async function setupShops({ client, shops, products, alerting }) {
@@ -249,7 +114,7 @@ async function setupShops({ client, shops, products, alerting }) {
     Array.from({ length: userCount }, (_, u) => u),
     4,
     async (u) => {
-      tokens[u] = await registerUser(`owner-${u}@bench.local`);
+      tokens[u] = await registerBusinessUser(`owner-${u}@bench.local`);
     },
   );
   // The latency monitors' addresses, verified as if their owners had entered the codes.
@@ -309,7 +174,7 @@ async function setupBig({ products, monitors, each, bucket }) {
     `shopify: 1 shop × ${products} products (${soldOut.length} restocked) in ${Date.now() - t} ms`,
   );
   t = Date.now();
-  const token = await registerUser('big-owner@bench.local');
+  const token = await registerBusinessUser('big-owner@bench.local');
   const connectionId = await bindShop(token, domain);
   // Creating a monitor reads its products (≈800 points requested each); a roomy bucket keeps the setup short,
   // and the plan's bucket is put back before the warm-up.
@@ -332,52 +197,6 @@ async function setupBig({ products, monitors, each, bucket }) {
   const variants = new Set(list.slice(0, monitors * each).flatMap((p) => p.variants.map((v) => v.id))).size;
   console.error(`shopify: ${monitors} monitors on ${domain} (${variants} variants) in ${Date.now() - t} ms`);
   return { domains: [domain], latency: [], variants };
-}
-
-/** The slots of the window: checks/s, start drift, missed, checked twice, and results that could not judge all. */
-async function measureChecks(query, { fromMs, toMs, monitors }) {
-  const { rows } = await query(
-    `select count(*)::int as results, count(distinct (monitor_id, slot_at))::int as distinct_slots,
-       percentile_cont(0.5) within group (order by extract(epoch from checked_at - slot_at) * 1000) as p50,
-       percentile_cont(0.99) within group (order by extract(epoch from checked_at - slot_at) * 1000) as p99,
-       max(extract(epoch from checked_at - slot_at) * 1000)::float8 as max
-     from check_results
-     where slot_at >= to_timestamp($1::float8 / 1000) and slot_at < to_timestamp($2::float8 / 1000)`,
-    [fromMs, toMs],
-  );
-  const { rows: all } = await query(
-    `select count(*)::int as n, count(*) filter (where not ok)::int as failed,
-       count(*) filter (where error like 'Not checked:%')::int as unjudged
-     from check_results
-     where checked_at >= to_timestamp($1::float8 / 1000) and checked_at < to_timestamp($2::float8 / 1000)`,
-    [fromMs, toMs],
-  );
-  // A monitor's interval counts as missed when no slot of it in that interval was checked. Each shop's slots sit
-  // on its own grid (offset within the minute by a hash of the connection); a webhook re-check stands in for the
-  // slot it moved.
-  const { rows: gaps } = await query(
-    `with slots as (
-       select m.id, to_timestamp(($1::float8 + k * $2) / 1000) as s
-       from monitors m cross join generate_series(0, $3::int - 1) k)
-     select count(*) filter (where not exists (select 1 from check_results r
-         where r.monitor_id = slots.id and r.slot_at >= slots.s
-           and r.slot_at < slots.s + $2 * interval '1 millisecond'))::int as missed
-     from slots`,
-    [fromMs, INTERVAL_MS, Math.round((toMs - fromMs) / INTERVAL_MS)],
-  );
-  const expected = monitors * Math.round((toMs - fromMs) / INTERVAL_MS);
-  return {
-    checksPerS: all[0].n / ((toMs - fromMs) / 1000),
-    results: all[0].n,
-    failedResults: all[0].failed,
-    unjudged: all[0].unjudged,
-    expected,
-    missed: gaps[0].missed,
-    duplicates: rows[0].results - rows[0].distinct_slots,
-    driftP50: rows[0].p50,
-    driftP99: rows[0].p99,
-    driftMax: rows[0].max,
-  };
 }
 
 /** Per shop and interval: the sandbox's GraphQL requests, cost and throttled answers between two snapshots. */
@@ -579,7 +398,7 @@ export async function benchShopify(run) {
     const changes = await changing;
     await sleep(10_000); // the last alerts reach the SMTP server; the last slots are written
 
-    const checks = await measureChecks(query, { fromMs, toMs, monitors });
+    const checks = await measureChecks(query, { fromMs, toMs, intervalMs: INTERVAL_MS, monitors });
     const touched = new Set(setup.latency.map((shop) => shop.domain));
     const untouched = setup.domains.filter((domain) => !touched.has(domain));
     const api = {

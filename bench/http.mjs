@@ -1,0 +1,113 @@
+// HTTP helpers of the benchmarks that set a server up as a person would (shopify, ads): requests to the
+// server, JSON calls answering `{ data }`, users on the Business plan, and a provider bound through its OAuth
+// pages (the sandbox's grant, consent or login form, scraped and posted as a browser would).
+import http from 'node:http';
+
+export const PASSWORD = 'Bench-Pass-2026!x';
+
+const unescapeHtml = (text) =>
+  text
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+
+/** The first `<form method="post">` of a page: its action and hidden fields, unescaped. */
+export function postForm(html) {
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  if (!action) return null;
+  const fields = {};
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields[unescapeHtml(name)] = unescapeHtml(value);
+  return { action: unescapeHtml(action), fields };
+}
+
+/** A client of the server on 127.0.0.1:`port`, over keep-alive connections. */
+export function httpClient(port) {
+  const base = `http://127.0.0.1:${port}`;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+  /** One request; `json` or `form` is the body. Resolves with status, headers and text. */
+  function request(method, path, { token, json, form } = {}) {
+    return new Promise((resolve, reject) => {
+      const payload =
+        json !== undefined ? JSON.stringify(json) : form ? new URLSearchParams(form).toString() : undefined;
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          agent,
+          headers: {
+            ...(token ? { authorization: token } : {}),
+            ...(payload === undefined
+              ? {}
+              : {
+                  'content-type':
+                    json !== undefined ? 'application/json' : 'application/x-www-form-urlencoded',
+                  'content-length': Buffer.byteLength(payload),
+                }),
+          },
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (chunk) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+          );
+        },
+      );
+      req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path}: timeout`)));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  /** A JSON call answering `{ data }`; anything but 200 throws with the answer. */
+  async function api(method, path, options) {
+    const res = await request(method, path, options);
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${res.body.slice(0, 300)}`);
+    return JSON.parse(res.body).data;
+  }
+
+  /** Registers and onboards a user, puts it on Business (`POST /sandbox/api/plans`); resolves with its token. */
+  async function registerBusinessUser(email) {
+    const { token } = await api('POST', '/oauth-bff/v1/user/register', {
+      json: { email, password: PASSWORD },
+    });
+    await api('POST', '/monitor-bff/onboarding/user-info', {
+      token,
+      json: { industry: 'Other', contactEmail: email },
+    });
+    await api('POST', '/sandbox/api/plans', { json: { email, plan: 'Business' } });
+    return token;
+  }
+
+  /**
+   * Binds a provider account as a person does: `ouathuri?<query>`, the provider's page (the sandbox's), its
+   * form posted with `choices` (the person's picks and the button), the 302 back to `/app/oauth`, and its
+   * query posted to `bind` (a fragment such as Facebook's `#_=_` is dropped, as the web app does). Resolves
+   * with the connection's id.
+   */
+  async function bind(token, query, choices) {
+    const { url } = await api('GET', `/monitor-bff/monitor/ouathuri?${query}`, { token });
+    const authorize = new URL(url);
+    const page = await request('GET', authorize.pathname + authorize.search);
+    if (page.status !== 200) throw new Error(`${query}: the provider's page answered ${page.status}`);
+    const form = postForm(page.body);
+    if (!form) throw new Error(`${query}: the provider's page has no form`);
+    const answer = await request('POST', form.action, { form: { ...form.fields, ...choices } });
+    if (answer.status !== 302) throw new Error(`${query}: the form answered ${answer.status}`);
+    const back = new URL(answer.headers.location, base);
+    const bound = await api('POST', '/monitor-bff/monitor/bind', {
+      token,
+      json: { params: Object.fromEntries(back.searchParams) },
+    });
+    if (bound.status !== 'bound') throw new Error(`${query}: bind answered ${JSON.stringify(bound)}`);
+    return bound.connection.connectionId;
+  }
+
+  return { base, request, api, registerBusinessUser, bind };
+}
