@@ -25,12 +25,14 @@ import {
   type MetaUser,
   type Stop,
 } from './meta-catalogue.ts';
+import { accountLimitError, accountUsageHeaders, RollingWindow, type UseCase } from './meta-limits.ts';
 import { GraphError, MetaLogins, type MetaTokenView } from './meta-oauth.ts';
 
 export type { EffectiveStatus, IssueInfo } from './meta-catalogue.ts';
 export type { MetaTokenView } from './meta-oauth.ts';
 export { EFFECTIVE_STATUSES } from './meta-catalogue.ts';
 export { GraphError } from './meta-oauth.ts';
+export type { UseCase } from './meta-limits.ts';
 
 export interface MetaOptions {
   /** The Vigil app's id (client_id) and secret. */
@@ -107,8 +109,6 @@ export const DISABLE_REASONS: Readonly<Record<number, string>> = {
 /** Account statuses under which ads still deliver. */
 const SERVING_STATUSES = new Set([1, 9, 201]);
 
-export type UseCase = 'ads_management' | 'ads_insights';
-
 export interface MetaUserView {
   id: string;
   name: string;
@@ -181,48 +181,6 @@ export interface MetaCalls {
   byUser: Record<string, number>;
   /** By path with ids folded: `/act_{id}/insights`, `/me/adaccounts`. */
   byPath: Record<string, number>;
-}
-
-/** Points charged in a rolling window, one slot a second, so a budget of thousands stays small. */
-export class RollingWindow {
-  #slots: [number, number][] = [];
-  #sum = 0;
-
-  add(at: number, points: number): void {
-    const second = Math.floor(at / 1000) * 1000;
-    const last = this.#slots.at(-1);
-    if (last && last[0] === second) last[1] += points;
-    else this.#slots.push([second, points]);
-    this.#sum += points;
-  }
-
-  used(now: number, windowMs: number): number {
-    let drop = 0;
-    while (drop < this.#slots.length && this.#slots[drop]![0] <= now - windowMs) {
-      this.#sum -= this.#slots[drop]![1];
-      drop += 1;
-    }
-    if (drop) this.#slots.splice(0, drop);
-    return this.#sum;
-  }
-
-  /** When enough points leave the window for `cost` more to fit in `budget`. */
-  freeAt(now: number, windowMs: number, budget: number, cost: number): number {
-    let used = this.used(now, windowMs);
-    for (const [at, points] of this.#slots) {
-      if (used + cost <= budget) break;
-      used -= points;
-      if (used + cost <= budget) return at + windowMs;
-    }
-    return now;
-  }
-
-  /** Seconds until the oldest points leave the window. */
-  resetIn(now: number, windowMs: number): number {
-    this.used(now, windowMs);
-    const oldest = this.#slots[0];
-    return oldest ? Math.ceil((oldest[0] + windowMs - now) / 1000) : 0;
-  }
 }
 
 /** appsecret_proof: hex HMAC-SHA256 of the access token, keyed with the app secret. */
@@ -588,52 +546,21 @@ export class MetaSandbox {
       : fits
         ? now
         : window.freeAt(now, this.#windowMs, budget, cost);
-    const tier = this.#options.accessTier ?? 'development_access';
-    const percentOf = (type: UseCase) => (windows[type].used(now, this.#windowMs) * 100) / budget;
-    const usage = (type: UseCase) => {
-      const percent = Math.round(
-        type === call.useCase && throttled ? Math.max(100, percentOf(type)) : percentOf(type),
-      );
-      const minutes = type === call.useCase ? Math.ceil((regainAt - now) / 60_000) : 0;
-      return {
-        type,
-        call_count: percent,
-        total_cputime: Math.floor(percent / 4),
-        total_time: Math.floor(percent / 3),
-        estimated_time_to_regain_access: minutes,
-        ads_api_access_tier: tier,
-      };
-    };
-    headers['X-Business-Use-Case-Usage'] = JSON.stringify({
-      [account.business?.id ?? account.accountId]: [usage('ads_management'), usage('ads_insights')],
-    });
-    headers['X-Ad-Account-Usage'] = JSON.stringify({
-      acc_id_util_pct: Math.round(percentOf('ads_management') * 100) / 100,
-      reset_time_duration: windows.ads_management.resetIn(now, this.#windowMs),
-      ads_api_access_tier: tier,
-    });
-    if (fits) return headers;
-    const more =
-      'Wait a bit and try again. For more info, please refer to https://developers.facebook.com/docs/graph-api/overview/rate-limiting';
-    return refuse(
-      call.useCase === 'ads_insights'
-        ? new GraphError(
-            80000,
-            `(#80000) There have been too many calls from this ad-account. ${more}#ads-insights.`,
-            {
-              subcode: 2446079,
-              transient: true,
-            },
-          )
-        : new GraphError(
-            80004,
-            `(#80004) There have been too many calls to this ad-account. ${more}#ads-management.`,
-            {
-              subcode: 2446079,
-              transient: true,
-            },
-          ),
+    Object.assign(
+      headers,
+      accountUsageHeaders({
+        account,
+        windows,
+        useCase: call.useCase,
+        now,
+        windowMs: this.#windowMs,
+        budget,
+        throttled,
+        regainAt,
+        tier: this.#options.accessTier ?? 'development_access',
+      }),
     );
+    return fits ? headers : refuse(accountLimitError(call.useCase));
   }
 
   accountBudget(account: MetaAccount): number {

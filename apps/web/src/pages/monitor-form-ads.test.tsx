@@ -1,9 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { setUserInfo } from '../lib/session.ts';
 import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
-import { renderMonitorFormAt } from '../test/monitor-form-pages.tsx';
+import { answerMonitorFormCalls, renderMonitorFormAt, signInOn } from '../test/monitor-form-pages.tsx';
 import {
   aConnection,
   aFacebookAccount,
@@ -11,7 +10,6 @@ import {
   aGoogleAdsMonitor,
   aMetaAdsMonitor,
   aMonitor,
-  allPlans,
   catalogue,
   connectionId,
   googleConnection,
@@ -26,7 +24,6 @@ import { createMonitor } from '../features/monitors/api/create-monitor.ts';
 import { updateMonitor } from '../features/monitors/api/update-monitor.ts';
 import { getMonitorInfo } from '../features/monitors/api/get-monitor-info.ts';
 import { getMonitors } from '../features/monitors/api/get-monitors.ts';
-import { getVerifiedContacts } from '../features/monitors/api/get-verified-contacts.ts';
 import { getConnections } from '../features/monitors/api/get-connections.ts';
 import { getOAuthUri } from '../features/monitors/api/get-oauth-uri.ts';
 import { getGoogleCustomers } from '../features/monitors/api/get-google-customers.ts';
@@ -35,8 +32,8 @@ import { getFacebookAccounts } from '../features/monitors/api/get-facebook-accou
 import { getFacebookAdSets } from '../features/monitors/api/get-facebook-adsets.ts';
 import { initialFormValues } from '../features/monitors/monitor-form.ts';
 import {
-  OAUTH_RETURN_KEY,
   readOAuthReturn,
+  markConnected,
   saveOAuthReturn,
 } from '../features/monitors/connect/oauth-return.ts';
 import { LINKED_SHOP_LABEL } from '../features/monitors/services/ads/linked-shop-field.tsx';
@@ -84,16 +81,8 @@ beforeEach(() => {
   ]) {
     vi.mocked(fn).mockReset();
   }
-  vi.mocked(getMonitorService).mockResolvedValue(ok(catalogue));
-  vi.mocked(getPlans).mockResolvedValue(ok({ list: allPlans }));
-  vi.mocked(getVerifiedContacts).mockResolvedValue(
-    ok({
-      list: [
-        { channel: 'email', address: 'owner@shop.com', verifiedAt: '2026-01-01T00:00:00Z' },
-        { channel: 'email', address: 'ana@shop.com', verifiedAt: '2026-01-01T00:00:00Z' },
-      ],
-    }),
-  );
+  answerMonitorFormCalls();
+  signInOn('Free');
   vi.mocked(getConnections).mockImplementation(async (provider) =>
     ok({
       list:
@@ -113,14 +102,6 @@ beforeEach(() => {
       paging: { after: null, before: null },
     }),
   );
-  setUserInfo({
-    email: 'owner@shop.com',
-    industry: 'Pets',
-    telPhone: null,
-    contactEmail: 'owner@shop.com',
-    plan: 'Free',
-    planExpiresin: Math.floor(Date.now() / 1000) + 86_400,
-  });
 });
 
 async function name(user: ReturnType<typeof userEvent.setup>, value: string) {
@@ -222,13 +203,7 @@ describe('/monitor_create, Google Ads', () => {
   it('comes back from Google with the form as it was and the Google account chosen', async () => {
     const values = { ...initialFormValues({ catalogue, plan: null }), name: 'Before Google' };
     saveOAuthReturn({ returnTo: '/monitor_create', provider: 'google', values });
-    window.sessionStorage.setItem(
-      OAUTH_RETURN_KEY,
-      JSON.stringify({
-        ...JSON.parse(window.sessionStorage.getItem(OAUTH_RETURN_KEY)!),
-        connection: googleConnection,
-      }),
-    );
+    markConnected(googleConnection, '/monitor_create');
     renderMonitorFormAt('/app/monitor_create');
     expect(await screen.findByRole('textbox', { name: /^Name/ })).toHaveValue('Before Google');
     expect(screen.getByRole('radio', { name: /^Google Ads/ })).toHaveAttribute('aria-checked', 'true');

@@ -1,16 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { setUserInfo } from '../lib/session.ts';
 import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
-import { renderMonitorFormAt } from '../test/monitor-form-pages.tsx';
-import { aMonitor, allPlans, catalogue, ok } from '../test/monitor-fixtures.ts';
+import { answerMonitorFormCalls, renderMonitorFormAt, signInOn } from '../test/monitor-form-pages.tsx';
+import { aMonitor, catalogue, ok } from '../test/monitor-fixtures.ts';
 import { getMonitorService } from '../features/monitors/api/get-monitor-service.ts';
 import { getPlans } from '../features/plans/api/get-plans.ts';
 import { createMonitor } from '../features/monitors/api/create-monitor.ts';
 import { updateMonitor } from '../features/monitors/api/update-monitor.ts';
 import { getMonitorInfo } from '../features/monitors/api/get-monitor-info.ts';
-import { getVerifiedContacts } from '../features/monitors/api/get-verified-contacts.ts';
 import { sendCode } from '../features/monitors/api/send-code.ts';
 import { verifyCode } from '../features/monitors/api/verify-code.ts';
 
@@ -42,24 +40,11 @@ beforeEach(() => {
   ]) {
     vi.mocked(fn).mockReset();
   }
-  vi.mocked(getMonitorService).mockResolvedValue(ok(catalogue));
-  vi.mocked(getPlans).mockResolvedValue(ok({ list: allPlans }));
-  vi.mocked(getVerifiedContacts).mockResolvedValue(
-    ok({
-      list: [
-        { channel: 'email', address: 'owner@shop.com', verifiedAt: '2026-01-01T00:00:00Z' },
-        { channel: 'email', address: 'Ana@shop.com', verifiedAt: '2026-01-02T00:00:00Z' },
-      ],
-    }),
-  );
-  setUserInfo({
-    email: 'owner@shop.com',
-    industry: 'Pets',
-    telPhone: null,
-    contactEmail: 'owner@shop.com',
-    plan: 'Free',
-    planExpiresin: Math.floor(Date.now() / 1000) + 86_400,
-  });
+  answerMonitorFormCalls([
+    { channel: 'email', address: 'owner@shop.com', verifiedAt: '2026-01-01T00:00:00Z' },
+    { channel: 'email', address: 'Ana@shop.com', verifiedAt: '2026-01-02T00:00:00Z' },
+  ]);
+  signInOn('Free');
 });
 
 /** Pastes rather than types: every keystroke re-renders the whole form, which is slow in happy-dom. */

@@ -2,10 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PHONE_CONSENT_TEXT, PHONE_NUMBER_MESSAGE } from '@vigil/contracts';
-import { setUserInfo } from '../lib/session.ts';
 import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
-import { renderMonitorFormAt } from '../test/monitor-form-pages.tsx';
-import { aMonitor, allPlans, catalogue, failed, ok } from '../test/monitor-fixtures.ts';
+import { answerMonitorFormCalls, renderMonitorFormAt, signInOn } from '../test/monitor-form-pages.tsx';
+import { aMonitor, failed, ok } from '../test/monitor-fixtures.ts';
 import { getMonitorService } from '../features/monitors/api/get-monitor-service.ts';
 import { getPlans } from '../features/plans/api/get-plans.ts';
 import { createMonitor } from '../features/monitors/api/create-monitor.ts';
@@ -34,17 +33,6 @@ const verifiedPhone = '+12015550123';
 
 const renderAt = renderMonitorFormAt;
 
-function signIn(plan: string) {
-  setUserInfo({
-    email: 'owner@shop.com',
-    industry: 'Pets',
-    telPhone: null,
-    contactEmail: 'owner@shop.com',
-    plan,
-    planExpiresin: Math.floor(Date.now() / 1000) + 86_400,
-  });
-}
-
 beforeEach(() => {
   for (const fn of [
     getMonitorService,
@@ -57,18 +45,12 @@ beforeEach(() => {
   ]) {
     vi.mocked(fn).mockReset();
   }
-  vi.mocked(getMonitorService).mockResolvedValue(ok(catalogue));
-  vi.mocked(getPlans).mockResolvedValue(ok({ list: allPlans }));
-  vi.mocked(getVerifiedContacts).mockResolvedValue(
-    ok({
-      list: [
-        { channel: 'email', address: 'owner@shop.com', verifiedAt: '2026-01-01T00:00:00Z' },
-        { channel: 'sms', address: verifiedPhone, verifiedAt: '2026-01-02T00:00:00Z' },
-      ],
-    }),
-  );
+  answerMonitorFormCalls([
+    { channel: 'email', address: 'owner@shop.com', verifiedAt: '2026-01-01T00:00:00Z' },
+    { channel: 'sms', address: verifiedPhone, verifiedAt: '2026-01-02T00:00:00Z' },
+  ]);
   vi.mocked(createMonitor).mockResolvedValue(ok(created));
-  signIn('Pro');
+  signInOn('Pro');
 });
 
 /** Pastes rather than types: every keystroke re-renders the whole form, which is slow in happy-dom. */
@@ -290,7 +272,7 @@ describe('phone channels on a plan that has them', () => {
 
 describe('phone channels and the plan', () => {
   it('holds the call block on a plan without calls, with the reason and a link to the plans', async () => {
-    signIn('Starter');
+    signInOn('Starter');
     const user = userEvent.setup({ delay: null });
     renderAt('/app/monitor_create');
     const call = await screen.findByRole('group', { name: 'Phone call' });
@@ -309,7 +291,7 @@ describe('phone channels and the plan', () => {
   });
 
   it('keeps a call channel ticked on an earlier plan editable, so it can be unticked', async () => {
-    signIn('Starter');
+    signInOn('Starter');
     const monitor = aMonitor({
       callSettings: { checked: true, name: 'Ana', isAgree: true, phone: '+33612345678' },
       smsSettings: { checked: true, name: 'Ana', isAgree: true, phone: '+33612345678' },

@@ -1,13 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { setUserInfo } from '../lib/session.ts';
 import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
-import { renderMonitorFormAt } from '../test/monitor-form-pages.tsx';
+import { answerMonitorFormCalls, renderMonitorFormAt, signInOn } from '../test/monitor-form-pages.tsx';
 import MonitorCreatePage from './monitor-create-page.tsx';
 import {
   aConnection,
-  allPlans,
   aProductsPage,
   aShopifyMonitor,
   aShopifyProduct,
@@ -22,7 +20,6 @@ import { getPlans } from '../features/plans/api/get-plans.ts';
 import { createMonitor } from '../features/monitors/api/create-monitor.ts';
 import { updateMonitor } from '../features/monitors/api/update-monitor.ts';
 import { getMonitorInfo } from '../features/monitors/api/get-monitor-info.ts';
-import { getVerifiedContacts } from '../features/monitors/api/get-verified-contacts.ts';
 import { getConnections } from '../features/monitors/api/get-connections.ts';
 import { getShopifyProducts } from '../features/monitors/api/get-shopify-products.ts';
 import { getOAuthUri } from '../features/monitors/api/get-oauth-uri.ts';
@@ -31,6 +28,7 @@ import { initialFormValues } from '../features/monitors/monitor-form.ts';
 import {
   OAUTH_RETURN_KEY,
   readOAuthReturn,
+  markConnected,
   saveOAuthReturn,
 } from '../features/monitors/connect/oauth-return.ts';
 import { PRODUCTS_NEEDED_MESSAGE } from '../features/monitors/services/shopify/index.ts';
@@ -77,28 +75,12 @@ beforeEach(() => {
   ]) {
     vi.mocked(fn).mockReset();
   }
-  vi.mocked(getMonitorService).mockResolvedValue(ok(catalogue));
-  vi.mocked(getPlans).mockResolvedValue(ok({ list: allPlans }));
-  vi.mocked(getVerifiedContacts).mockResolvedValue(
-    ok({
-      list: [
-        { channel: 'email', address: 'owner@shop.com', verifiedAt: '2026-01-01T00:00:00Z' },
-        { channel: 'email', address: 'ana@shop.com', verifiedAt: '2026-01-01T00:00:00Z' },
-      ],
-    }),
-  );
+  answerMonitorFormCalls();
+  signInOn('Free');
   vi.mocked(getConnections).mockResolvedValue(ok({ list: [hoodies, lost] }));
   vi.mocked(getShopifyProducts).mockResolvedValue(
     ok(aProductsPage([aShopifyProduct(1), aShopifyProduct(2)], { hasNextPage: true })),
   );
-  setUserInfo({
-    email: 'owner@shop.com',
-    industry: 'Pets',
-    telPhone: null,
-    contactEmail: 'owner@shop.com',
-    plan: 'Free',
-    planExpiresin: Math.floor(Date.now() / 1000) + 86_400,
-  });
 });
 
 async function chooseShopify(user: ReturnType<typeof userEvent.setup>) {
@@ -204,13 +186,7 @@ describe('/monitor_create, Shopify', () => {
   it('comes back from Shopify with the form as it was and the new shop chosen', async () => {
     const values = { ...initialFormValues({ catalogue, plan: null }), name: 'Before leaving' };
     saveOAuthReturn({ returnTo: '/monitor_create', values });
-    window.sessionStorage.setItem(
-      OAUTH_RETURN_KEY,
-      JSON.stringify({
-        ...JSON.parse(window.sessionStorage.getItem(OAUTH_RETURN_KEY)!),
-        connection: hoodies,
-      }),
-    );
+    markConnected(hoodies, '/monitor_create');
     renderAt('/app/monitor_create');
     expect(await screen.findByRole('textbox', { name: /^Name/ })).toHaveValue('Before leaving');
     expect(screen.getByRole('radio', { name: /Shopify shop/ })).toHaveAttribute('aria-checked', 'true');

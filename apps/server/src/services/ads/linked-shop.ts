@@ -1,4 +1,5 @@
 import type { ConditionResult } from '../../checks/checker.ts';
+import { createBatchLoader } from '../../lib/batch-loader.ts';
 import type { IncidentRepository } from '../../modules/alerts/incident.repository.ts';
 import { type HourFigures, localTime, money, spendSince } from './baseline.ts';
 
@@ -32,32 +33,16 @@ export interface LinkedShops {
 
 /** Batches the lookups of the checks running at the same moment into one query. */
 export function createLinkedShops(incidents: Pick<IncidentRepository, 'oldestUnresolved'>): LinkedShops {
-  let pending = new Map<string, ((outage: ShopOutage | null) => void)[]>();
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    outageOf(monitorId) {
-      return new Promise((resolve, reject) => {
-        const waiting = pending.get(monitorId) ?? [];
-        waiting.push(resolve);
-        pending.set(monitorId, waiting);
-        timer ??= setTimeout(() => {
-          const batch = pending;
-          pending = new Map();
-          timer = undefined;
-          incidents.oldestUnresolved([...batch.keys()]).then((rows) => {
-            const byId = new Map(rows.map((row) => [row.monitorId, row]));
-            for (const [id, resolvers] of batch) {
-              const row = byId.get(id);
-              const outage = row
-                ? { monitorId: id, name: row.name, since: row.openedAt, summary: row.summary }
-                : null;
-              for (const done of resolvers) done(outage);
-            }
-          }, reject);
-        }, BATCH_MS);
-      });
-    },
-  };
+  const load = createBatchLoader(async (monitorIds) => {
+    const rows = await incidents.oldestUnresolved(monitorIds);
+    return new Map(
+      rows.map((row) => [
+        row.monitorId,
+        { monitorId: row.monitorId, name: row.name, since: row.openedAt, summary: row.summary },
+      ]),
+    );
+  }, BATCH_MS);
+  return { outageOf: async (monitorId) => (await load(monitorId)) ?? null };
 }
 
 /**

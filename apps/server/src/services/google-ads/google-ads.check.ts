@@ -15,6 +15,7 @@ import {
 import { holdBack, type LinkedShops, shopCannotSell, type ShopOutage } from '../ads/linked-shop.ts';
 import type { AccountState, AdState, GoogleAdsApi } from './google-ads-api.ts';
 import { GoogleAdsError } from './google-ads.client.ts';
+import { createBatchLoader } from '../../lib/batch-loader.ts';
 
 /** One read of an account serves every monitor of it that comes due within this long (they share a slot). */
 export const ACCOUNT_READ_TTL_MS = 20_000;
@@ -198,25 +199,11 @@ export function createGoogleAdsChecker(deps: GoogleAdsCheckerDeps): GoogleAdsChe
   const states = new Map<string, Cached<AccountState>>();
   const figures = new Map<string, Cached<HourFigures[]>>();
   const operations: GoogleAdsCheckOperations = { stateReads: 0, figureReads: 0 };
-  let pendingIds = new Map<string, ((row: ConnectionRow | undefined) => void)[]>();
-  let batchTimer: NodeJS.Timeout | undefined;
 
-  function loadConnection(id: string): Promise<ConnectionRow | undefined> {
-    return new Promise((resolve, reject) => {
-      const waiting = pendingIds.get(id) ?? [];
-      waiting.push(resolve);
-      pendingIds.set(id, waiting);
-      batchTimer ??= setTimeout(() => {
-        const batch = pendingIds;
-        pendingIds = new Map();
-        batchTimer = undefined;
-        connections.findMany([...batch.keys()]).then((rows) => {
-          const byId = new Map(rows.map((row) => [row.id, row]));
-          for (const [key, resolvers] of batch) for (const done of resolvers) done(byId.get(key));
-        }, reject);
-      }, CONNECTION_BATCH_MS);
-    });
-  }
+  const loadConnection = createBatchLoader(
+    async (ids) => new Map((await connections.findMany(ids)).map((row) => [row.id, row])),
+    CONNECTION_BATCH_MS,
+  );
 
   function cached<T>(
     cache: Map<string, Cached<T>>,

@@ -1,10 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GoogleAdsConditions } from '@vigil/contracts';
-import { createCheckers } from '../../checks/all-checkers.ts';
 import { incidents, monitors, providerConnections } from '../../db/schema.ts';
-import { createStore } from '../../db/store.ts';
-import { createCheckEngine } from '../../engine/check-engine.ts';
 import {
   signUp,
   websiteMonitor,
@@ -12,6 +9,8 @@ import {
   type TestUser,
 } from '../../modules/monitors/monitor-test-helpers.ts';
 import { databases } from '../../test/databases.ts';
+import { integrationDeps, testCheckEngine } from '../../test/integration-kit.ts';
+import { bindAccount, consentInSandbox } from '../../test/sandbox-consent.ts';
 import { call, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { createGoogleAdsIntegration } from './index.ts';
 
@@ -20,7 +19,6 @@ const AGENCY = 'agency@vigil.test';
 const MANAGER = '1112223333';
 const HOODIE_CO = '2223334444';
 const DIRECT = '4445556666';
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** Only the account's own facts: the figures of the seeded sandbox depend on the hour the test runs. */
 const CONDITIONS: GoogleAdsConditions = {
@@ -47,65 +45,23 @@ describe.each(databases)('Google Ads binding, pickers, monitors and checks on $n
 
   /** The browser's part, over HTTP: ouathuri, Google's consent page, its form posted, back at /app/oauth. */
   async function authorize(user: TestUser, email: string, decision: 'allow' | 'cancel' = 'allow') {
-    const { status, body } = await call(t.app, 'GET', '/monitor-bff/monitor/ouathuri?service=google_ads', {
-      token: user.token,
+    const { authorizeUrl, params } = await consentInSandbox(t, user, 'google_ads', {
+      user: email,
+      grant_ads: 'yes',
+      decision,
     });
-    expect(status, JSON.stringify(body)).toBe(200);
-    const authorizeUrl = new URL(body.data.url);
     expect(authorizeUrl.searchParams.get('code_challenge_method')).toBe('S256');
-    const page = await fetch(authorizeUrl);
-    expect(page.status).toBe(200);
-    const html = await page.text();
-    const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
-    const form = new URLSearchParams();
-    for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-      form.set(name!, value!.replaceAll('&amp;', '&').replaceAll('&quot;', '"'));
-    }
-    form.set('user', email);
-    form.set('grant_ads', 'yes');
-    form.set('decision', decision);
-    const answer = await fetch(new URL(action, t.url), {
-      method: 'POST',
-      body: form,
-      redirect: 'manual',
-    });
-    expect(answer.status).toBe(302);
-    const back = new URL(answer.headers.get('location')!);
-    expect(back.pathname).toBe('/app/oauth');
-    return Object.fromEntries(back.searchParams) as Record<string, string>;
+    return params;
   }
 
   async function connect(user: TestUser, email: string): Promise<string> {
-    const params = await authorize(user, email);
-    const { status, body } = await call(t.app, 'POST', '/monitor-bff/monitor/bind', {
-      token: user.token,
-      body: { params },
-    });
-    expect(status, JSON.stringify(body)).toBe(200);
-    return body.data.connection.connectionId as string;
+    return bindAccount(t, user, await authorize(user, email));
   }
 
   function engineFor() {
-    const store = createStore(t.database.db);
-    const integration = createGoogleAdsIntegration({
-      settings: t.deps.config.googleAds!,
-      store,
-      clock: t.clock,
-      cipher: t.deps.tokenCipher!,
-      publicUrl: t.url,
-      log: silent,
-    });
-    const checker = integration.checker();
-    const engine = createCheckEngine({
-      store,
-      queue: { send: async () => undefined },
-      clock: t.clock,
-      checkers: createCheckers({ googleAds: checker }),
-      log: silent,
-      concurrency: 10,
-      batchSize: 20,
-    });
-    return { engine, checker };
+    const deps = integrationDeps(t);
+    const checker = createGoogleAdsIntegration({ settings: t.deps.config.googleAds!, ...deps }).checker();
+    return { engine: testCheckEngine(t, deps.store, { googleAds: checker }, 20), checker };
   }
 
   function adsMonitor(user: TestUser, target: object, name = 'Google Ads') {

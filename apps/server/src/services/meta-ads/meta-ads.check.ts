@@ -17,6 +17,7 @@ import {
 import { type AccountRead, disableReasonLabel, statusLabel } from './meta-ads.api.ts';
 import type { MetaApi } from './meta-ads.api.ts';
 import { MetaError, SLOW_DOWN_PERCENT } from './meta-ads.client.ts';
+import { createBatchLoader } from '../../lib/batch-loader.ts';
 
 /** An account's read serves every check of its monitors within this long (under the 30 s shortest interval). */
 export const READ_TTL_MS = 20_000;
@@ -74,24 +75,10 @@ export function createMetaAdsChecker(deps: MetaCheckerDeps): Checker & { readsMa
   let readsMade = 0;
   let lastForget = now();
 
-  let pendingIds = new Map<string, ((row: ConnectionRow | undefined) => void)[]>();
-  let batchTimer: NodeJS.Timeout | undefined;
-  function loadConnection(id: string): Promise<ConnectionRow | undefined> {
-    return new Promise((resolve, reject) => {
-      const waiting = pendingIds.get(id) ?? [];
-      waiting.push(resolve);
-      pendingIds.set(id, waiting);
-      batchTimer ??= setTimeout(() => {
-        const batch = pendingIds;
-        pendingIds = new Map();
-        batchTimer = undefined;
-        connections.findMany([...batch.keys()]).then((rows) => {
-          const byId = new Map(rows.map((row) => [row.id, row]));
-          for (const [key, resolvers] of batch) for (const done of resolvers) done(byId.get(key));
-        }, reject);
-      }, JOIN_MS);
-    });
-  }
+  const loadConnection = createBatchLoader(
+    async (ids) => new Map((await connections.findMany(ids)).map((row) => [row.id, row])),
+    JOIN_MS,
+  );
 
   async function readNow(
     key: string,

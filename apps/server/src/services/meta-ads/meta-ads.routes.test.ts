@@ -1,11 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCheckers } from '../../checks/all-checkers.ts';
 import { incidents, monitors, providerConnections } from '../../db/schema.ts';
-import { createStore } from '../../db/store.ts';
-import { createCheckEngine } from '../../engine/check-engine.ts';
 import { signUp, websiteMonitor, type TestUser } from '../../modules/monitors/monitor-test-helpers.ts';
 import { databases } from '../../test/databases.ts';
+import { integrationDeps, testCheckEngine } from '../../test/integration-kit.ts';
+import { bindAccount, consentInSandbox } from '../../test/sandbox-consent.ts';
 import { call, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { createMetaAdsIntegration } from './index.ts';
 
@@ -14,7 +13,6 @@ const AGENCY = '10000000000002';
 const HOODIE = '1010101010';
 const CAP = '2020202020';
 const DAY_MS = 86_400_000;
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const CONDITIONS = {
   account_status: { enabled: true },
@@ -46,59 +44,25 @@ describe.each(databases)('Meta ads binding, pickers and checks on $name', (testD
 
   /** The browser's part, over HTTP: ouathuri → Facebook's login dialog → its form posted → back to /app/oauth. */
   async function login(user: TestUser, facebookUser: string, decision = 'continue') {
-    const { status, body } = await call(t.app, 'GET', '/monitor-bff/monitor/ouathuri?service=facebook_ads', {
-      token: user.token,
+    const { provider, params } = await consentInSandbox(t, user, 'facebook_ads', {
+      user: facebookUser,
+      decision,
     });
-    expect(status, JSON.stringify(body)).toBe(200);
-    expect(body.data.provider).toBe('meta');
-    const dialog = await fetch(body.data.url);
-    expect(dialog.status).toBe(200);
-    const html = await dialog.text();
-    const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
-    const form = new URLSearchParams();
-    for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-      form.set(name!, value!.replaceAll('&amp;', '&'));
-    }
-    form.set('user', facebookUser);
-    form.set('decision', decision);
-    const back = await fetch(new URL(action, t.url), { method: 'POST', body: form, redirect: 'manual' });
-    expect(back.status).toBe(302);
-    const redirect = new URL(back.headers.get('location')!);
-    expect(redirect.pathname).toBe('/app/oauth');
-    return Object.fromEntries(redirect.searchParams) as Record<string, string>;
+    expect(provider).toBe('meta');
+    return params;
   }
 
   async function connect(user: TestUser, facebookUser: string): Promise<string> {
-    const params = await login(user, facebookUser);
-    const { status, body } = await call(t.app, 'POST', '/monitor-bff/monitor/bind', {
-      token: user.token,
-      body: { params },
-    });
-    expect(status, JSON.stringify(body)).toBe(200);
-    return body.data.connection.connectionId as string;
+    return bindAccount(t, user, await login(user, facebookUser));
   }
 
   const engineFor = () => {
-    const store = createStore(t.database.db);
-    const integration = createMetaAdsIntegration({
-      settings: t.deps.config.meta!,
-      store,
-      clock: t.clock,
-      cipher: t.deps.tokenCipher!,
-      publicUrl: t.url,
-      log: silent,
-    });
-    const checker = integration.checker();
-    const engine = createCheckEngine({
-      store,
-      queue: { send: async () => undefined },
-      clock: t.clock,
-      checkers: createCheckers({ meta: checker }),
-      log: silent,
-      concurrency: 10,
-      batchSize: 10,
-    });
-    return { engine, client: integration.client };
+    const deps = integrationDeps(t);
+    const integration = createMetaAdsIntegration({ settings: t.deps.config.meta!, ...deps });
+    return {
+      engine: testCheckEngine(t, deps.store, { meta: integration.checker() }),
+      client: integration.client,
+    };
   };
 
   const monitorBody = (user: TestUser, target: Record<string, unknown>, conditions = CONDITIONS) => ({

@@ -2,10 +2,11 @@ import type { ShopifyConditions, ShopifyTarget, WatchedProduct } from '@vigil/co
 import type { FastifyBaseLogger } from 'fastify';
 import type { Checker, CheckOutcome, CheckRequest, ConditionResult } from '../../checks/checker.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
-import type { ConnectionRepository, ConnectionRow } from '../../modules/connections/connection.repository.ts';
+import type { ConnectionRepository } from '../../modules/connections/connection.repository.ts';
 import type { ShopApi, VariantState } from './shopify-api.ts';
 import { createShopReader } from './shop-reader.ts';
 import type { CartAttempt, Storefront, StorefrontState } from './storefront.ts';
+import { createBatchLoader } from '../../lib/batch-loader.ts';
 
 /** Storefront pages and add-to-cart tries of one shop within this long serve every monitor of the shop. */
 export const STOREFRONT_TTL_MS = 20_000;
@@ -48,25 +49,11 @@ export function createShopifyChecker(deps: ShopifyCheckerDeps): Checker {
   let lastForget = now();
   const homes = new Map<string, Cached<StorefrontState>>();
   const carts = new Map<string, Cached<CartAttempt>>();
-  let pendingIds = new Map<string, ((row: ConnectionRow | undefined) => void)[]>();
-  let batchTimer: NodeJS.Timeout | undefined;
 
-  function loadConnection(id: string): Promise<ConnectionRow | undefined> {
-    return new Promise((resolve, reject) => {
-      const waiting = pendingIds.get(id) ?? [];
-      waiting.push(resolve);
-      pendingIds.set(id, waiting);
-      batchTimer ??= setTimeout(() => {
-        const batch = pendingIds;
-        pendingIds = new Map();
-        batchTimer = undefined;
-        connections.findMany([...batch.keys()]).then((rows) => {
-          const byId = new Map(rows.map((row) => [row.id, row]));
-          for (const [key, resolvers] of batch) for (const done of resolvers) done(byId.get(key));
-        }, reject);
-      }, CONNECTION_BATCH_MS);
-    });
-  }
+  const loadConnection = createBatchLoader(
+    async (ids) => new Map((await connections.findMany(ids)).map((row) => [row.id, row])),
+    CONNECTION_BATCH_MS,
+  );
 
   function cached<T>(cache: Map<string, Cached<T>>, key: string, since: number, load: () => Promise<T>) {
     const hit = cache.get(key);

@@ -4,16 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SHOPIFY } from '../../config.ts';
 import { rowsOf } from '../../db/raw-sql.ts';
 import { incidents, providerConnections } from '../../db/schema.ts';
-import { createStore } from '../../db/store.ts';
-import { createCheckEngine } from '../../engine/check-engine.ts';
-import { createCheckers } from '../../checks/all-checkers.ts';
 import { signUp, websiteMonitor, type TestUser } from '../../modules/monitors/monitor-test-helpers.ts';
 import { databases } from '../../test/databases.ts';
+import { integrationDeps, testCheckEngine } from '../../test/integration-kit.ts';
 import { call, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { createShopifyIntegration } from './index.ts';
 
 const DEMO = 'vigil-demo.myshopify.com';
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 describe.each(databases)('Shopify binding, products, checks and webhooks on $name', (testDatabase) => {
   let t: TestApp;
@@ -181,24 +178,9 @@ describe.each(databases)('Shopify binding, products, checks and webhooks on $nam
   it('alerts when a watched variant sells out, re-checked at once by the signed webhook, and on uninstall', async () => {
     const user = await signUp(t);
     const connectionId = await connect(user);
-    const store = createStore(t.database.db);
-    const integration = createShopifyIntegration({
-      settings: t.deps.config.shopify!,
-      store,
-      clock: t.clock,
-      cipher: t.deps.tokenCipher!,
-      publicUrl: t.url,
-      log: silent,
-    });
-    const engine = createCheckEngine({
-      store,
-      queue: { send: async () => undefined },
-      clock: t.clock,
-      checkers: createCheckers({ shopify: integration.checker() }),
-      log: silent,
-      concurrency: 10,
-      batchSize: 10,
-    });
+    const deps = integrationDeps(t);
+    const integration = createShopifyIntegration({ settings: t.deps.config.shopify!, ...deps });
+    const engine = testCheckEngine(t, deps.store, { shopify: integration.checker() });
     const product = shopify()
       .products(DEMO)
       .find(

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import type { ConnectedService, Connection, Provider } from '@vigil/contracts';
-import { IconPlus } from '../../../../components/icons.tsx';
+import { IconAlertTriangle, IconPlus } from '../../../../components/icons.tsx';
 import { ErrorState, SectionSpinner } from '../../../../components/page-states.tsx';
 import type { RequestState } from '../../../../lib/use-request.ts';
 import { ConnectionChooser } from '../../components/connection-chooser.tsx';
-import { PROVIDER_WORDS } from '../../connect/connection-format.ts';
+import { accountLabel, PROVIDER_WORDS } from '../../connect/connection-format.ts';
 import type { ConnectAccount } from '../types.ts';
 
 /** Leaves for the provider to connect an account; shows why when that could not start. */
@@ -106,5 +106,27 @@ export function AdsConnectionStep({
       {list.length === 0 ? <Text size="sm">No {words.account} is connected yet.</Text> : null}
       <ConnectButton service={service} label={connectLabel} hint={connectHint} connect={connect} />
     </ConnectionChooser>
+  );
+}
+
+/**
+ * Under the connection step when the chosen account does not work: what to reconnect to see its ad accounts
+ * (`accounts`), and that the ad account already chosen (`chosenTitle`) stays.
+ */
+export function ReconnectToSeeNote({
+  connection,
+  accounts,
+  chosenTitle,
+}: {
+  connection: Connection;
+  /** "Google Ads accounts". */
+  accounts: string;
+  chosenTitle: string | null;
+}) {
+  return (
+    <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} role="status">
+      Reconnect {accountLabel(connection)} to see its {accounts}.
+      {chosenTitle ? ` ${chosenTitle} stays chosen.` : ''}
+    </Alert>
   );
 }

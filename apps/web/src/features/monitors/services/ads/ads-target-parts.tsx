@@ -1,5 +1,6 @@
 import { Alert, Anchor, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import type { ConnectedService, Connection, Provider } from '@vigil/contracts';
+import { type Monitor, PROVIDER_OF_SERVICE } from '@vigil/contracts';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { IconAlertTriangle } from '../../../../components/icons.tsx';
 import { ErrorState } from '../../../../components/page-states.tsx';
@@ -14,21 +15,19 @@ import {
 import { ReconnectButton } from '../../connect/reconnect-button.tsx';
 import { monitorDetailPath } from '../../paths.ts';
 
-interface AdsMonitorConnection {
-  monitorId: string;
-  provider: Provider;
-  service: ConnectedService;
-  connection: Connection | null;
-}
+/** A monitor that watches an ad account through a connected Google or Facebook account. */
+export type AdsMonitor = Extract<Monitor, { service: 'google_ads' | 'facebook_ads' }>;
 
-function reconnectLabel({ provider, connection }: AdsMonitorConnection): string {
-  return connection ? accountLabel(connection) : PROVIDER_WORDS[provider].yours;
+function reconnectLabel(monitor: AdsMonitor): string {
+  return monitor.connection
+    ? accountLabel(monitor.connection)
+    : PROVIDER_WORDS[PROVIDER_OF_SERVICE[monitor.service]].yours;
 }
 
 /** A lost connection, or Meta's access ending soon, with Reconnect, under an ads monitor's row in the list. */
-export function AdsConnectionLine(props: AdsMonitorConnection) {
-  const problem = connectionProblem(props.provider, props.connection);
-  const warning = problem ? null : expiryWarning(props.connection);
+function AdsConnectionLine({ monitor }: { monitor: AdsMonitor }) {
+  const problem = connectionProblem(PROVIDER_OF_SERVICE[monitor.service], monitor.connection);
+  const warning = problem ? null : expiryWarning(monitor.connection);
   if (!problem && !warning) return null;
   return (
     <Group gap="xs" wrap="wrap">
@@ -39,9 +38,9 @@ export function AdsConnectionLine(props: AdsMonitorConnection) {
         {problem ? problem.reason : warning}
       </Text>
       <ReconnectButton
-        service={props.service}
-        label={reconnectLabel(props)}
-        monitorId={props.monitorId}
+        service={monitor.service}
+        label={reconnectLabel(monitor)}
+        monitorId={monitor.monitorId}
         variant="light"
       />
     </Group>
@@ -49,14 +48,14 @@ export function AdsConnectionLine(props: AdsMonitorConnection) {
 }
 
 /** On an ads monitor's detail: a lost connection, or access ending within a week, with Reconnect. */
-export function AdsConnectionAlert(props: AdsMonitorConnection) {
-  const problem = connectionProblem(props.provider, props.connection);
-  const warning = problem ? null : expiryWarning(props.connection);
+function AdsConnectionAlert({ monitor }: { monitor: AdsMonitor }) {
+  const problem = connectionProblem(PROVIDER_OF_SERVICE[monitor.service], monitor.connection);
+  const warning = problem ? null : expiryWarning(monitor.connection);
   const reconnect = (
     <ReconnectButton
-      service={props.service}
-      label={reconnectLabel(props)}
-      monitorId={props.monitorId}
+      service={monitor.service}
+      label={reconnectLabel(monitor)}
+      monitorId={monitor.monitorId}
       size="sm"
     />
   );
@@ -93,7 +92,7 @@ export function AdsConnectionAlert(props: AdsMonitorConnection) {
 }
 
 /** The website or Shopify monitor an ads monitor is linked to, with a link to it. */
-export function LinkedShopCard({ linkedMonitorId }: { linkedMonitorId: string | null }) {
+function LinkedShopCard({ linkedMonitorId }: { linkedMonitorId: string | null }) {
   const linked = useRequest(linkedMonitorId ? `monitor:${linkedMonitorId}` : null, (signal) =>
     getMonitorInfo(linkedMonitorId ?? '', signal),
   );
@@ -138,5 +137,61 @@ export function LinkedShopCard({ linkedMonitorId }: { linkedMonitorId: string | 
       </Title>
       {body}
     </Card>
+  );
+}
+
+/** An ads monitor's row in the list: what it watches in one line, and a connection that needs Reconnect. */
+export function AdsTargetSummary({ monitor, summary }: { monitor: AdsMonitor; summary: string }) {
+  return (
+    <Stack gap={4}>
+      <Text size="sm" c="dimmed" truncate="end">
+        {summary}
+      </Text>
+      <AdsConnectionLine monitor={monitor} />
+    </Stack>
+  );
+}
+
+/**
+ * An ads monitor's detail: the connection's state with Reconnect, a card of what it watches (`children`,
+ * under `title`), and the linked shop monitor.
+ */
+export function AdsTargetDetail({
+  monitor,
+  title,
+  titleId,
+  children,
+}: {
+  monitor: AdsMonitor;
+  title: string;
+  /** The card's heading id, its accessible name. */
+  titleId: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <AdsConnectionAlert monitor={monitor} />
+      <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={titleId}>
+        <Title order={2} fz="lg" id={titleId} mb="md">
+          {title}
+        </Title>
+        {children}
+      </Card>
+      <LinkedShopCard linkedMonitorId={monitor.target.linkedMonitorId} />
+    </>
+  );
+}
+
+/** One watched ad or ad set in a detail's list: its name, then where it sits ("· Campaign › Ad group"). */
+export function WatchedItem({ name, where }: { name: string; where: string }) {
+  return (
+    <Text component="li" size="sm">
+      <Text span fw={600} size="sm">
+        {name}
+      </Text>{' '}
+      <Text span c="dimmed" size="sm">
+        · {where}
+      </Text>
+    </Text>
   );
 }

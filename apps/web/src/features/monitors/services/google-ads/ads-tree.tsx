@@ -1,22 +1,19 @@
 import { useState } from 'react';
-import {
-  Badge,
-  Checkbox,
-  Group,
-  Paper,
-  Pill,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Checkbox, Group, Stack, VisuallyHidden } from '@mantine/core';
 import { GOOGLE_ADS_MAX_ADS, GOOGLE_ADS_MAX_CAMPAIGNS, type GoogleCampaign } from '@vigil/contracts';
-import { IconSearch } from '../../../../components/icons.tsx';
-import { ErrorState } from '../../../../components/page-states.tsx';
 import { useRequest } from '../../../../lib/use-request.ts';
 import type { AdsSource } from '../../api/ads-source.ts';
 import { getGoogleCustomerAds } from '../../api/get-google-customer-ads.ts';
+import {
+  CheckboxCard,
+  ChoiceFieldset,
+  ChosenChips,
+  EmptyListNote,
+  ItemName,
+  ListLoadFailed,
+  ListSkeleton,
+  SearchField,
+} from '../../components/picker-parts.tsx';
 import { humanise } from '../ads/ads-format.ts';
 import { approvalBadge, primaryStatusBadge, watchedSummary } from './google-ads-format.ts';
 import type { ChosenAd, ChosenCampaign } from './index.ts';
@@ -162,82 +159,51 @@ export function AdsTree({
   let body;
   if (!data && tree.status === 'failed') {
     body = (
-      <ErrorState title="The account’s campaigns and ads could not be loaded" onRetry={tree.reload}>
-        Check your connection and try again.
-      </ErrorState>
+      <ListLoadFailed title="The account’s campaigns and ads could not be loaded" onRetry={tree.reload} />
     );
   } else if (!data) {
-    body = (
-      <Stack gap="xs" aria-hidden="true">
-        {Array.from({ length: 3 }, (_, n) => (
-          <Skeleton key={n} h={88} radius="md" />
-        ))}
-      </Stack>
-    );
+    body = <ListSkeleton rows={3} height={88} />;
   } else if (data.campaigns.length === 0) {
     body = (
-      <Paper withBorder radius="md" p="lg">
-        <Text size="sm" ta="center">
-          {customerName} has no campaigns yet. Choose “The whole account” to watch its status, spend and
-          impressions; once it has campaigns you can choose them here.
-        </Text>
-      </Paper>
+      <EmptyListNote>
+        {customerName} has no campaigns yet. Choose “The whole account” to watch its status, spend and
+        impressions; once it has campaigns you can choose them here.
+      </EmptyListNote>
     );
   } else {
     const shown = filterCampaigns(data.campaigns, filter);
     body = (
       <>
-        <TextInput
+        <SearchField
           label="Filter campaigns and ads"
           placeholder="A word from a campaign, ad group or ad name"
-          leftSection={<IconSearch size={16} />}
           value={filter}
-          onChange={(event) => setFilter(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') event.preventDefault();
-          }}
-          type="search"
-          maxLength={100}
+          onChange={setFilter}
         />
         {shown.length === 0 ? (
-          <Paper withBorder radius="md" p="lg">
-            <Text size="sm" ta="center">
-              No campaigns, ad groups or ads match “{filter.trim()}”.
-            </Text>
-          </Paper>
+          <EmptyListNote>No campaigns, ad groups or ads match “{filter.trim()}”.</EmptyListNote>
         ) : (
           <Stack component="ul" gap="sm" m={0} p={0} aria-label={`Campaigns of ${customerName}`}>
             {shown.map((campaign) => {
               const onCampaign = campaignIds.has(campaign.campaignId);
               const status = primaryStatusBadge(campaign.primaryStatus);
               return (
-                <Paper
-                  component="li"
+                <CheckboxCard
                   key={campaign.campaignId}
-                  withBorder
-                  radius="md"
-                  p="sm"
-                  style={{ listStyle: 'none' }}
+                  checked={onCampaign}
+                  disabled={campaignsFull && !onCampaign}
+                  onToggle={(on) => toggleCampaign(campaign, on)}
+                  label={<ItemName>{campaign.name}</ItemName>}
+                  description={
+                    <Group gap={6} component="span" mt={2}>
+                      <span>Campaign</span>
+                      <StatusBadge {...status} />
+                      {campaign.primaryStatusReasons.length > 0 ? (
+                        <span>{campaign.primaryStatusReasons.map(humanise).join(', ')}</span>
+                      ) : null}
+                    </Group>
+                  }
                 >
-                  <Checkbox
-                    checked={onCampaign}
-                    disabled={campaignsFull && !onCampaign}
-                    onChange={(event) => toggleCampaign(campaign, event.currentTarget.checked)}
-                    label={
-                      <Text span fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
-                        {campaign.name}
-                      </Text>
-                    }
-                    description={
-                      <Group gap={6} component="span" mt={2}>
-                        <span>Campaign</span>
-                        <StatusBadge {...status} />
-                        {campaign.primaryStatusReasons.length > 0 ? (
-                          <span>{campaign.primaryStatusReasons.map(humanise).join(', ')}</span>
-                        ) : null}
-                      </Group>
-                    }
-                  />
                   <Stack component="ul" gap="sm" m={0} mt="sm" pl={{ base: 'sm', xs: 'xl' }}>
                     {campaign.adGroups.map((adGroup) => {
                       const ads = adGroup.ads;
@@ -284,7 +250,7 @@ export function AdsTree({
                       );
                     })}
                   </Stack>
-                </Paper>
+                </CheckboxCard>
               );
             })}
           </Stack>
@@ -295,75 +261,50 @@ export function AdsTree({
 
   const count = choice.campaigns.length + choice.ads.length;
   return (
-    <Stack gap="sm" component="fieldset" m={0} p={0} style={{ border: 0, minWidth: 0 }}>
-      <Text component="legend" fw={600} size="sm" p={0}>
-        Campaigns and ads to watch
-      </Text>
-      <Text size="sm" c="dimmed">
-        A chosen campaign is watched whole: its status and every ad it serves. Or choose single ads.
-      </Text>
-      <Stack gap={6}>
-        <Text size="sm" fw={600} aria-live="polite">
-          {count === 0
+    <ChoiceFieldset
+      legend="Campaigns and ads to watch"
+      hint="A chosen campaign is watched whole: its status and every ad it serves. Or choose single ads."
+    >
+      <ChosenChips
+        summary={
+          count === 0
             ? 'No campaigns or ads chosen yet'
-            : `${watchedSummary(choice.campaigns.length, choice.ads.length)} chosen`}
-        </Text>
-        {count > 0 ? (
-          <Pill.Group role="list" aria-label="Chosen campaigns and ads">
-            {choice.campaigns.map((campaign) => (
-              <Pill
-                key={campaign.campaignId}
-                role="listitem"
-                withRemoveButton
-                onRemove={() =>
-                  onChange({
-                    ...choice,
-                    campaigns: choice.campaigns.filter((entry) => entry.campaignId !== campaign.campaignId),
-                  })
-                }
-                removeButtonProps={{
-                  'aria-label': `Remove campaign ${campaign.name}`,
-                  'aria-hidden': false,
-                  tabIndex: 0,
-                }}
-              >
-                Campaign: {campaign.name}
-              </Pill>
-            ))}
-            {choice.ads.map((ad) => (
-              <Pill
-                key={ad.resourceName}
-                role="listitem"
-                withRemoveButton
-                onRemove={() =>
-                  onChange({
-                    ...choice,
-                    ads: choice.ads.filter((entry) => entry.resourceName !== ad.resourceName),
-                  })
-                }
-                removeButtonProps={{ 'aria-label': `Remove ${ad.name}`, 'aria-hidden': false, tabIndex: 0 }}
-              >
-                {ad.name}
-              </Pill>
-            ))}
-          </Pill.Group>
-        ) : null}
-        {adsFull || campaignsFull ? (
-          <Text size="xs" c="dimmed">
-            A monitor watches at most {GOOGLE_ADS_MAX_CAMPAIGNS} campaigns and {GOOGLE_ADS_MAX_ADS} ads;
-            remove one to choose another.
-          </Text>
-        ) : null}
-        {error ? (
-          <Text size="sm" c="red" role="alert">
-            {error}
-          </Text>
-        ) : null}
-      </Stack>
+            : `${watchedSummary(choice.campaigns.length, choice.ads.length)} chosen`
+        }
+        label="Chosen campaigns and ads"
+        chips={[
+          ...choice.campaigns.map((campaign) => ({
+            key: campaign.campaignId,
+            text: `Campaign: ${campaign.name}`,
+            removeLabel: `Remove campaign ${campaign.name}`,
+            onRemove: () =>
+              onChange({
+                ...choice,
+                campaigns: choice.campaigns.filter((entry) => entry.campaignId !== campaign.campaignId),
+              }),
+          })),
+          ...choice.ads.map((ad) => ({
+            key: ad.resourceName,
+            text: ad.name,
+            removeLabel: `Remove ${ad.name}`,
+            onRemove: () =>
+              onChange({
+                ...choice,
+                ads: choice.ads.filter((entry) => entry.resourceName !== ad.resourceName),
+              }),
+          })),
+        ]}
+        limitNote={
+          adsFull || campaignsFull
+            ? `A monitor watches at most ${GOOGLE_ADS_MAX_CAMPAIGNS} campaigns and ${GOOGLE_ADS_MAX_ADS} ads; remove one to choose another.`
+            : null
+        }
+        error={error}
+      />
       <VisuallyHidden role="status" aria-live="polite">
         {tree.status === 'loading' ? 'Loading the account’s campaigns and ads…' : ''}
       </VisuallyHidden>
       {body}
-    </Stack>
+    </ChoiceFieldset>
   );
 }

@@ -1,12 +1,7 @@
-import { Alert, Radio, Stack, Text, Title } from '@mantine/core';
-import type { Connection } from '@vigil/contracts';
-import { IconAlertTriangle } from '../../../../components/icons.tsx';
-import { useRequest } from '../../../../lib/use-request.ts';
-import type { AdsSource } from '../../api/ads-source.ts';
-import { getConnections } from '../../api/get-connections.ts';
-import { accountLabel } from '../../connect/connection-format.ts';
-import { AdsConnectionStep } from '../ads/ads-connection-step.tsx';
+import { Radio, Stack, Text, Title } from '@mantine/core';
+import { AdsConnectionStep, ReconnectToSeeNote } from '../ads/ads-connection-step.tsx';
 import { LinkedShopField } from '../ads/linked-shop-field.tsx';
+import { useAdsSection } from '../ads/use-ads-section.ts';
 import type { ServiceSectionProps } from '../types.ts';
 import { AdsTree, type AdsChoice } from './ads-tree.tsx';
 import { CustomerPicker } from './customer-picker.tsx';
@@ -17,18 +12,9 @@ import type { ChosenCustomer, GoogleAdsTargetValues } from './index.ts';
  * A Google Ads monitor's section: the Google account (chosen, reconnected or connected), then the Google Ads
  * account it reaches, then the whole account or chosen campaigns and ads, and the shop the ads lead to.
  */
-export function GoogleAdsSection({ form, monitorId, savedTarget, connect }: ServiceSectionProps) {
-  const target = form.getValues().target as GoogleAdsTargetValues;
-  const { conditions } = form.getValues();
-  const connections = useRequest('connections:google', (signal) => getConnections('google', signal));
-  // The edited monitor's own Google account: it lists and reconnects through the monitor (the spec's calls).
-  const savedConnectionId = (savedTarget as GoogleAdsTargetValues | undefined)?.connectionId;
-  const errors = form.errors as Record<string, string | undefined>;
-
-  function update(change: Partial<GoogleAdsTargetValues>, clear: string[]) {
-    form.setFieldValue('target', { ...target, ...change });
-    for (const field of clear) form.clearFieldError(field);
-  }
+export function GoogleAdsSection(props: ServiceSectionProps) {
+  const { target, errors, update, chosen, source, connectionStep, linkedShop } =
+    useAdsSection<GoogleAdsTargetValues>('google', props);
 
   function chooseConnection(connectionId: string) {
     if (connectionId === target.connectionId) return;
@@ -44,38 +30,23 @@ export function GoogleAdsSection({ form, monitorId, savedTarget, connect }: Serv
     update(choice, ['target.adIds', 'target.campaignIds']);
   }
 
-  const reconnectMonitorId = (connection: Connection) =>
-    monitorId && connection.connectionId === savedConnectionId ? monitorId : undefined;
-
-  const chosen = connections.data?.list.find((entry) => entry.connectionId === target.connectionId);
-  const source: AdsSource | null = !chosen
-    ? null
-    : monitorId && chosen.connectionId === savedConnectionId
-      ? { monitorId }
-      : { connectionId: chosen.connectionId };
   const customer = target.customer;
 
   return (
     <Stack gap="lg">
       <AdsConnectionStep
-        provider="google"
-        service="google_ads"
-        connections={connections}
-        onRetry={connections.reload}
-        value={target.connectionId}
+        {...connectionStep}
         onChange={chooseConnection}
-        error={errors['target.connectionId']}
-        connect={connect}
-        reconnectMonitorId={reconnectMonitorId}
         connectLabel="Connect Google Ads"
         connectHint="Google asks you to let Vigil read your Google Ads accounts, then brings you back here with this form as you left it."
       />
 
       {chosen && source && chosen.status !== 'active' ? (
-        <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} role="status">
-          Reconnect {accountLabel(chosen)} to see its Google Ads accounts.
-          {customer ? ` ${customerTitle(customer)} stays chosen.` : ''}
-        </Alert>
+        <ReconnectToSeeNote
+          connection={chosen}
+          accounts="Google Ads accounts"
+          chosenTitle={customer ? customerTitle(customer) : null}
+        />
       ) : null}
 
       {chosen && source && chosen.status === 'active' ? (
@@ -134,13 +105,7 @@ export function GoogleAdsSection({ form, monitorId, savedTarget, connect }: Serv
         </Stack>
       ) : null}
 
-      <LinkedShopField
-        value={target.linkedMonitorId}
-        onChange={(linkedMonitorId) => update({ linkedMonitorId }, ['target.linkedMonitorId'])}
-        error={errors['target.linkedMonitorId']}
-        monitorId={monitorId}
-        conditionOn={conditions.shop_cannot_sell?.enabled ?? false}
-      />
+      <LinkedShopField {...linkedShop} />
     </Stack>
   );
 }

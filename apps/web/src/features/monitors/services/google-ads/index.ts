@@ -1,4 +1,5 @@
 import { googleAdsConditions, googleAdsTargetInput } from '@vigil/contracts';
+import { addTargetIssues } from '../ads/ads-target-errors.ts';
 import { parseConditions } from '../conditions.ts';
 import type { ServiceModule } from '../types.ts';
 import { GoogleAdsSection } from './google-ads-section.tsx';
@@ -97,14 +98,7 @@ export const googleAdsService: ServiceModule<GoogleAdsTargetValues> = {
       adIds,
       linkedMonitorId: target.linkedMonitorId,
     });
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = fieldOf(['target', ...issue.path.slice(0, 1).map(String)].join('.'));
-        if (!(field in errors) && !(field === 'target.customer' && 'target.connectionId' in errors)) {
-          errors[field] = issue.message;
-        }
-      }
-    }
+    if (!parsed.success) addTargetIssues(errors, parsed.error.issues, fieldOf, 'target.customer');
     const conditions = parseConditions(errors, googleAdsConditions, values);
     if (!parsed.success || !conditions || Object.keys(errors).length > 0) return { errors, part: null };
     return { errors, part: { service: 'google_ads', target: parsed.data, conditions } };

@@ -1,9 +1,9 @@
-import { Badge, Button, Group, Paper, Radio, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Group, Paper, Radio, Stack, Text } from '@mantine/core';
 import type { FacebookAccount } from '@vigil/contracts';
-import { ErrorState } from '../../../../components/page-states.tsx';
 import type { AdsSource } from '../../api/ads-source.ts';
 import { getFacebookAccounts } from '../../api/get-facebook-accounts.ts';
-import { countOf } from '../ads/ads-format.ts';
+import { ListLoadFailed, ListSkeleton } from '../../components/picker-parts.tsx';
+import { CursorListFooter } from '../ads/cursor-list-footer.tsx';
 import { useCursorList } from '../ads/use-cursor-list.ts';
 import type { ChosenAdAccount } from './index.ts';
 import { accountStatusWords, adAccountTitle, isActiveAccount, spendWords } from './meta-ads-format.ts';
@@ -56,18 +56,9 @@ export function AdAccountPicker({
 
   let body;
   if (!loaded && status === 'failed') {
-    body = (
-      <ErrorState title="Your ad accounts could not be loaded" onRetry={accounts.retry}>
-        Check your connection and try again.
-      </ErrorState>
-    );
+    body = <ListLoadFailed title="Your ad accounts could not be loaded" onRetry={accounts.retry} />;
   } else if (!loaded) {
-    body = (
-      <Stack gap="xs" aria-hidden="true">
-        <Skeleton h={64} radius="md" />
-        <Skeleton h={64} radius="md" />
-      </Stack>
-    );
+    body = <ListSkeleton rows={2} height={64} />;
   } else if (items.length === 0) {
     body = (
       <Paper withBorder radius="md" p="md">
@@ -107,28 +98,7 @@ export function AdAccountPicker({
           {error}
         </Text>
       ) : null}
-      {loaded && status === 'failed' ? (
-        <ErrorState title="More ad accounts could not be loaded" onRetry={accounts.retry}>
-          Check your connection and try again.
-        </ErrorState>
-      ) : null}
-      {loaded && accounts.hasMore && status !== 'failed' ? (
-        <Button
-          variant="default"
-          onClick={accounts.loadMore}
-          loading={status === 'loading'}
-          style={{ alignSelf: 'flex-start' }}
-        >
-          Load more ad accounts
-        </Button>
-      ) : null}
-      <VisuallyHidden role="status" aria-live="polite">
-        {status === 'loading'
-          ? 'Loading ad accounts…'
-          : loaded
-            ? `${countOf(items.length, 'ad account')} listed${accounts.hasMore ? ', more to load' : ''}.`
-            : ''}
-      </VisuallyHidden>
+      <CursorListFooter list={accounts} noun="ad account" />
     </Stack>
   );
 }

@@ -1,20 +1,18 @@
-import {
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Paper,
-  Pill,
-  Skeleton,
-  Stack,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import { META_MAX_AD_SETS, type FacebookAdSet } from '@vigil/contracts';
-import { ErrorState } from '../../../../components/page-states.tsx';
 import type { AdsSource } from '../../api/ads-source.ts';
 import { getFacebookAdSets } from '../../api/get-facebook-adsets.ts';
+import {
+  CheckboxCard,
+  ChoiceFieldset,
+  ChosenChips,
+  EmptyListNote,
+  ItemName,
+  ListLoadFailed,
+  ListSkeleton,
+} from '../../components/picker-parts.tsx';
 import { countOf } from '../ads/ads-format.ts';
+import { CursorListFooter } from '../ads/cursor-list-footer.tsx';
 import { useCursorList } from '../ads/use-cursor-list.ts';
 import type { ChosenAdSet } from './index.ts';
 import { adSetStatusBadge, budgetWords } from './meta-ads-format.ts';
@@ -34,35 +32,29 @@ function AdSetRow({
 }) {
   const status = adSetStatusBadge(adSet.effectiveStatus);
   return (
-    <Paper component="li" withBorder radius="md" p="sm" style={{ listStyle: 'none' }}>
-      <Checkbox
-        checked={checked}
-        disabled={full && !checked}
-        onChange={(event) => onToggle(event.currentTarget.checked)}
-        label={
-          <Text span fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {adSet.name}
-          </Text>
-        }
-        description={
-          <Stack gap={4} component="span" mt={2}>
-            <Group gap={6} component="span">
-              <Badge component="span" size="sm" variant="light" color={status.tone} radius="sm">
-                {status.label}
-              </Badge>
-              <span>{adSet.campaignName}</span>
-              <span aria-hidden="true">·</span>
-              <span>{budgetWords(adSet, currency)}</span>
-            </Group>
-            {adSet.issues.length > 0 ? (
-              <Text span size="sm" c="red.8" display="block">
-                Issues: {adSet.issues.join(' ')}
-              </Text>
-            ) : null}
-          </Stack>
-        }
-      />
-    </Paper>
+    <CheckboxCard
+      checked={checked}
+      disabled={full && !checked}
+      onToggle={onToggle}
+      label={<ItemName>{adSet.name}</ItemName>}
+      description={
+        <Stack gap={4} component="span" mt={2}>
+          <Group gap={6} component="span">
+            <Badge component="span" size="sm" variant="light" color={status.tone} radius="sm">
+              {status.label}
+            </Badge>
+            <span>{adSet.campaignName}</span>
+            <span aria-hidden="true">·</span>
+            <span>{budgetWords(adSet, currency)}</span>
+          </Group>
+          {adSet.issues.length > 0 ? (
+            <Text span size="sm" c="red.8" display="block">
+              Issues: {adSet.issues.join(' ')}
+            </Text>
+          ) : null}
+        </Stack>
+      }
+    />
   );
 }
 
@@ -102,27 +94,15 @@ export function AdSetPicker({
 
   let body;
   if (!loaded && status === 'failed') {
-    body = (
-      <ErrorState title="The ad account’s ad sets could not be loaded" onRetry={adSets.retry}>
-        Check your connection and try again.
-      </ErrorState>
-    );
+    body = <ListLoadFailed title="The ad account’s ad sets could not be loaded" onRetry={adSets.retry} />;
   } else if (!loaded) {
-    body = (
-      <Stack gap="xs" aria-hidden="true">
-        {Array.from({ length: 3 }, (_, n) => (
-          <Skeleton key={n} h={72} radius="md" />
-        ))}
-      </Stack>
-    );
+    body = <ListSkeleton rows={3} height={72} />;
   } else if (items.length === 0) {
     body = (
-      <Paper withBorder radius="md" p="lg">
-        <Text size="sm" ta="center">
-          This ad account has no ad sets yet. With none chosen, Vigil watches every active ad set as soon as
-          there are some.
-        </Text>
-      </Paper>
+      <EmptyListNote>
+        This ad account has no ad sets yet. With none chosen, Vigil watches every active ad set as soon as
+        there are some.
+      </EmptyListNote>
     );
   } else {
     body = (
@@ -142,72 +122,30 @@ export function AdSetPicker({
   }
 
   return (
-    <Stack gap="sm" component="fieldset" m={0} p={0} style={{ border: 0, minWidth: 0 }}>
-      <Text component="legend" fw={600} size="sm" p={0}>
-        Ad sets to watch
-      </Text>
-      <Text size="sm" c="dimmed">
-        With none chosen, every active ad set of the account is watched.
-      </Text>
-      <Stack gap={6}>
-        <Text size="sm" fw={600} aria-live="polite">
-          {chosen.length === 0
+    <ChoiceFieldset
+      legend="Ad sets to watch"
+      hint="With none chosen, every active ad set of the account is watched."
+    >
+      <ChosenChips
+        summary={
+          chosen.length === 0
             ? 'No ad sets chosen: every active ad set is watched'
-            : `${countOf(chosen.length, 'ad set')} chosen`}
-        </Text>
-        {chosen.length > 0 ? (
-          <Pill.Group role="list" aria-label="Chosen ad sets">
-            {chosen.map((adSet) => (
-              <Pill
-                key={adSet.adSetId}
-                role="listitem"
-                withRemoveButton
-                onRemove={() => onChange(chosen.filter((entry) => entry.adSetId !== adSet.adSetId))}
-                removeButtonProps={{
-                  'aria-label': `Remove ${adSet.name}`,
-                  'aria-hidden': false,
-                  tabIndex: 0,
-                }}
-              >
-                {adSet.name}
-              </Pill>
-            ))}
-          </Pill.Group>
-        ) : null}
-        {full ? (
-          <Text size="xs" c="dimmed">
-            A monitor watches at most {META_MAX_AD_SETS} ad sets; remove one to choose another.
-          </Text>
-        ) : null}
-        {error ? (
-          <Text size="sm" c="red" role="alert">
-            {error}
-          </Text>
-        ) : null}
-      </Stack>
+            : `${countOf(chosen.length, 'ad set')} chosen`
+        }
+        label="Chosen ad sets"
+        chips={chosen.map((adSet) => ({
+          key: adSet.adSetId,
+          text: adSet.name,
+          removeLabel: `Remove ${adSet.name}`,
+          onRemove: () => onChange(chosen.filter((entry) => entry.adSetId !== adSet.adSetId)),
+        }))}
+        limitNote={
+          full ? `A monitor watches at most ${META_MAX_AD_SETS} ad sets; remove one to choose another.` : null
+        }
+        error={error}
+      />
       {body}
-      {loaded && status === 'failed' ? (
-        <ErrorState title="More ad sets could not be loaded" onRetry={adSets.retry}>
-          Check your connection and try again.
-        </ErrorState>
-      ) : null}
-      {loaded && adSets.hasMore && status !== 'failed' ? (
-        <Button
-          variant="default"
-          onClick={adSets.loadMore}
-          loading={status === 'loading'}
-          style={{ alignSelf: 'flex-start' }}
-        >
-          Load more ad sets
-        </Button>
-      ) : null}
-      <VisuallyHidden role="status" aria-live="polite">
-        {status === 'loading'
-          ? 'Loading ad sets…'
-          : loaded
-            ? `${countOf(items.length, 'ad set')} listed${adSets.hasMore ? ', more to load' : ''}.`
-            : ''}
-      </VisuallyHidden>
-    </Stack>
+      <CursorListFooter list={adSets} noun="ad set" />
+    </ChoiceFieldset>
   );
 }

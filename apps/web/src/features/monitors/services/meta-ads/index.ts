@@ -1,4 +1,5 @@
 import { metaAdsConditions, metaAdsTargetInput } from '@vigil/contracts';
+import { addTargetIssues } from '../ads/ads-target-errors.ts';
 import { parseConditions } from '../conditions.ts';
 import type { ServiceModule } from '../types.ts';
 import { MetaAdsSection } from './meta-ads-section.tsx';
@@ -59,14 +60,7 @@ export const metaAdsService: ServiceModule<MetaAdsTargetValues> = {
       adSetIds: target.adSets.map((adSet) => adSet.adSetId),
       linkedMonitorId: target.linkedMonitorId,
     });
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = fieldOf(['target', ...issue.path.slice(0, 1).map(String)].join('.'));
-        if (!(field in errors) && !(field === 'target.accountId' && 'target.connectionId' in errors)) {
-          errors[field] = issue.message;
-        }
-      }
-    }
+    if (!parsed.success) addTargetIssues(errors, parsed.error.issues, fieldOf, 'target.accountId');
     const conditions = parseConditions(errors, metaAdsConditions, values);
     if (!parsed.success || !conditions || Object.keys(errors).length > 0) return { errors, part: null };
     return { errors, part: { service: 'facebook_ads', target: parsed.data, conditions } };

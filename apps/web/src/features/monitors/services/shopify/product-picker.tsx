@@ -1,23 +1,19 @@
 import { useState } from 'react';
-import {
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Paper,
-  Pill,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { SHOPIFY_MAX_PRODUCTS, type ShopifyProduct } from '@vigil/contracts';
-import { IconChevronLeft, IconChevronRight, IconSearch } from '../../../../components/icons.tsx';
-import { ErrorState } from '../../../../components/page-states.tsx';
+import { IconChevronLeft, IconChevronRight } from '../../../../components/icons.tsx';
 import { useRequest } from '../../../../lib/use-request.ts';
 import { getShopifyProducts } from '../../api/get-shopify-products.ts';
+import {
+  CheckboxCard,
+  ChosenChips,
+  EmptyListNote,
+  ItemName,
+  ListLoadFailed,
+  ListSkeleton,
+  SearchField,
+} from '../../components/picker-parts.tsx';
 import type { ChosenProduct } from './index.ts';
 import { countProducts, formatPriceRange, formatStock, productStatusBadges } from './shopify-format.ts';
 import { Thumbnail } from './thumbnail.tsx';
@@ -51,40 +47,36 @@ function ProductRow({
 }) {
   const badges = productStatusBadges(product);
   return (
-    <Paper component="li" withBorder radius="md" p="sm" style={{ listStyle: 'none' }}>
-      <Checkbox
-        checked={checked}
-        disabled={full && !checked}
-        onChange={(event) => onToggle(event.currentTarget.checked)}
-        styles={{ body: { alignItems: 'center' }, labelWrapper: { minWidth: 0, flex: 1 } }}
-        label={
-          <Group gap="sm" wrap="nowrap" component="span">
-            <Thumbnail src={product.imageUrl} />
-            <Text span fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {product.title}
-            </Text>
-          </Group>
-        }
-        description={
-          <Group gap={6} component="span" mt={4} ml={{ base: 0, xs: 60 }}>
-            <span>{formatPriceRange(product.priceMin, product.priceMax, product.currency)}</span>
-            <span aria-hidden="true">·</span>
-            <span>{formatStock(product.totalInventory)}</span>
-            {badges.map((badge) => (
-              <Badge
-                key={badge}
-                component="span"
-                size="sm"
-                variant="light"
-                color={badge === 'Archived' ? 'gray' : 'yellow'}
-              >
-                {badge}
-              </Badge>
-            ))}
-          </Group>
-        }
-      />
-    </Paper>
+    <CheckboxCard
+      checked={checked}
+      disabled={full && !checked}
+      onToggle={onToggle}
+      styles={{ body: { alignItems: 'center' }, labelWrapper: { minWidth: 0, flex: 1 } }}
+      label={
+        <Group gap="sm" wrap="nowrap" component="span">
+          <Thumbnail src={product.imageUrl} />
+          <ItemName>{product.title}</ItemName>
+        </Group>
+      }
+      description={
+        <Group gap={6} component="span" mt={4} ml={{ base: 0, xs: 60 }}>
+          <span>{formatPriceRange(product.priceMin, product.priceMax, product.currency)}</span>
+          <span aria-hidden="true">·</span>
+          <span>{formatStock(product.totalInventory)}</span>
+          {badges.map((badge) => (
+            <Badge
+              key={badge}
+              component="span"
+              size="sm"
+              variant="light"
+              color={badge === 'Archived' ? 'gray' : 'yellow'}
+            >
+              {badge}
+            </Badge>
+          ))}
+        </Group>
+      }
+    />
   );
 }
 
@@ -139,28 +131,16 @@ export function ProductPicker({
 
   let list;
   if (!data && products.status === 'failed') {
-    list = (
-      <ErrorState title="The shop’s products could not be loaded" onRetry={products.reload}>
-        Check your connection and try again.
-      </ErrorState>
-    );
+    list = <ListLoadFailed title="The shop’s products could not be loaded" onRetry={products.reload} />;
   } else if (!data) {
-    list = (
-      <Stack gap="xs" aria-hidden="true">
-        {Array.from({ length: 4 }, (_, n) => (
-          <Skeleton key={n} h={72} radius="md" />
-        ))}
-      </Stack>
-    );
+    list = <ListSkeleton rows={4} height={72} />;
   } else if (data.list.length === 0) {
     list = (
-      <Paper withBorder radius="md" p="lg">
-        <Text size="sm" ta="center">
-          {query
-            ? `No products match “${query}”. Try another word from a product’s title.`
-            : 'This shop has no products yet. Add them in Shopify, then come back to choose.'}
-        </Text>
-      </Paper>
+      <EmptyListNote>
+        {query
+          ? `No products match “${query}”. Try another word from a product’s title.`
+          : 'This shop has no products yet. Add them in Shopify, then come back to choose.'}
+      </EmptyListNote>
     );
   } else {
     list = (
@@ -188,55 +168,28 @@ export function ProductPicker({
   const pageInfo = data?.pageInfo;
   return (
     <Stack gap="sm">
-      <Stack gap={6}>
-        <Text size="sm" fw={600} aria-live="polite">
-          {chosen.length === 0 ? 'No products chosen yet' : `${countProducts(chosen.length)} chosen`}
-        </Text>
-        {chosen.length > 0 ? (
-          <Pill.Group role="list" aria-label="Chosen products">
-            {chosen.map((product) => (
-              <Pill
-                key={product.productId}
-                role="listitem"
-                withRemoveButton
-                onRemove={() => onChange(chosen.filter((entry) => entry.productId !== product.productId))}
-                // Mantine hides the remove button from keyboards and screen readers (made for PillsInput,
-                // where Backspace removes); here it is the only way to remove, so it is a real button.
-                removeButtonProps={{
-                  'aria-label': `Remove ${product.title}`,
-                  'aria-hidden': false,
-                  tabIndex: 0,
-                }}
-              >
-                {product.title}
-              </Pill>
-            ))}
-          </Pill.Group>
-        ) : null}
-        {full ? (
-          <Text size="xs" c="dimmed">
-            A monitor watches at most {SHOPIFY_MAX_PRODUCTS} products; remove one to choose another.
-          </Text>
-        ) : null}
-        {error ? (
-          <Text size="sm" c="red" role="alert">
-            {error}
-          </Text>
-        ) : null}
-      </Stack>
+      <ChosenChips
+        summary={chosen.length === 0 ? 'No products chosen yet' : `${countProducts(chosen.length)} chosen`}
+        label="Chosen products"
+        chips={chosen.map((product) => ({
+          key: product.productId,
+          text: product.title,
+          removeLabel: `Remove ${product.title}`,
+          onRemove: () => onChange(chosen.filter((entry) => entry.productId !== product.productId)),
+        }))}
+        limitNote={
+          full
+            ? `A monitor watches at most ${SHOPIFY_MAX_PRODUCTS} products; remove one to choose another.`
+            : null
+        }
+        error={error}
+      />
 
-      <TextInput
+      <SearchField
         label="Search products"
         placeholder="A word from the title"
-        leftSection={<IconSearch size={16} />}
         value={search}
-        onChange={(event) => setSearch(event.currentTarget.value)}
-        onKeyDown={(event) => {
-          // Enter searches at once instead of submitting the monitor form.
-          if (event.key === 'Enter') event.preventDefault();
-        }}
-        maxLength={100}
-        type="search"
+        onChange={setSearch}
       />
 
       <VisuallyHidden role="status" aria-live="polite">
