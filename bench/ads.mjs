@@ -307,8 +307,9 @@ async function checksWithoutReads(query, { before, after, fromMs, toMs, accounts
     const reads =
       (after.google.byCustomer[id]?.requests ?? 0) - (before.google.byCustomer[id]?.requests ?? 0);
     const row = byName.get(PROVIDERS.google.name(i));
-    // A check reads the account's state and its figures: two searches.
-    if (row && reads < 2 * row.checks) short.push({ monitor: row.name, requests: reads, ...row });
+    // Every check reads the account's state (one search); its hourly figures are read at most every 15 minutes,
+    // so a check's own read is at least one search.
+    if (row && reads < row.checks) short.push({ monitor: row.name, requests: reads, ...row });
   });
   accounts.metaAccounts.forEach((account, i) => {
     const key = `act_${account.accountId}`;
