@@ -193,20 +193,32 @@ test('ads linked to a shop that goes down send one "spending while the shop cann
     await checkNowShows(page, 'Up');
     const adsMonitor = page.url();
 
-    // The site goes down, and Meta flags the ad set for it too: a symptom of the same outage.
+    // The site goes down: its monitor's incident re-checks the ads at once, and one alert says what the money
+    // is doing and what to pause.
     await shop.stop();
-    const adSetId = '120211000000000001';
-    const flagged = await request.post(`/sandbox/api/meta/adsets/${adSetId}/status`, {
-      data: { effectiveStatus: 'WITH_ISSUES', issue: 'The landing page is not available' },
-    });
-    expect(flagged.ok(), await flagged.text()).toBe(true);
     await page.goto(shopMonitor);
     await checkNowShows(page, 'Down');
-
-    // The shop's incident re-checks the ads at once: one alert about the money, naming what to pause.
     const mail = await readSandboxMail(page, account.email, /Hoodie ads on Meta/);
     expect(mail).toContain('Ads are spending while Hoodie shop cannot sell');
     expect(mail).toContain('pause the ad sets Hoodies — lookalike US');
+
+    // Meta then flags the ad set for its broken landing page: a symptom of the same outage, held back.
+    const flagged = await request.post('/sandbox/api/meta/adsets/120211000000000001/status', {
+      data: { effectiveStatus: 'WITH_ISSUES', issue: 'The landing page is not available' },
+    });
+    expect(flagged.ok(), await flagged.text()).toBe(true);
+    await page.goto(adsMonitor);
+    const monitorId = new URL(adsMonitor).searchParams.get('monitorId')!;
+    const lastChecked = async () => {
+      const response = await request.get(`/monitor-bff/monitor-info?monitorId=${monitorId}`, {
+        headers: { Authorization: account.token },
+      });
+      return ((await response.json()).data as { lastCheckedAt: string | null }).lastCheckedAt;
+    };
+    const before = await lastChecked();
+    await expect(page.getByRole('button', { name: 'Check now' })).toBeEnabled({ timeout: 25_000 });
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await expect.poll(lastChecked, { timeout: 20_000 }).not.toBe(before);
 
     const rows = await alertRows(page, 'Hoodie ads on Meta', /cannot sell/);
     await expect(rows).toHaveCount(1);
