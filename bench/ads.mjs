@@ -23,7 +23,6 @@
 // disapproved and each Meta latency account disabled (account_status 2), spread over the window; latency = the
 // alert email at the benchmark's SMTP server − the change. Loopback only; the database, the child process and
 // the SMTP server go at the end.
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { httpClient } from './http.mjs';
 import {
@@ -40,13 +39,14 @@ import {
   stopChild,
   waitForTable,
   watchLog,
+  sandboxedServerEnv,
 } from './lib.mjs';
 
 // The Shopify and phone benchmarks use these ports too, never at once.
 const SMTP_PORT = 3394;
 const PORT = 3395;
 const SANDBOX_SMTP_PORT = 3396;
-const { base: BASE, api, registerBusinessUser, bind } = httpClient(PORT);
+const { api, registerBusinessUser, bind } = httpClient(PORT);
 /** Accounts of each provider per user: `ouathuri` allows 30 per user per hour. */
 const ACCOUNTS_PER_USER = 25;
 /** The Meta stand-in's demo merchant, who holds every benchmark account. */
@@ -454,19 +454,12 @@ export async function benchAds(run = adsRun()) {
   try {
     await client.connect();
     server = await startServer(
-      {
-        ROLE: 'all',
-        SANDBOX: 'on',
-        DATABASE_URL: db.url,
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: BASE,
-        SANDBOX_SMTP_PORT: String(SANDBOX_SMTP_PORT),
-        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
-        TOKEN_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-        ...(process.env.CHECK_CONCURRENCY ? { CHECK_CONCURRENCY: process.env.CHECK_CONCURRENCY } : {}),
-        ...(process.env.CHECK_BATCH_SIZE ? { CHECK_BATCH_SIZE: process.env.CHECK_BATCH_SIZE } : {}),
-      },
+      sandboxedServerEnv({
+        databaseUrl: db.url,
+        port: PORT,
+        smtpPort: SMTP_PORT,
+        sandboxSmtpPort: SANDBOX_SMTP_PORT,
+      }),
       { port: PORT, name: 'vigil', nodeArgs: process.env.BENCH_ADS_NODE_ARGS?.split(' ').filter(Boolean) },
     );
     const log = watchLog(server);

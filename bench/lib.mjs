@@ -1,5 +1,6 @@
 // Helpers shared by the long benchmarks: child processes, databases, /proc sampling, the SMTP stub, check results.
 import { spawn, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -380,5 +381,26 @@ export async function measureChecks(query, { fromMs, toMs, intervalMs, monitors,
     driftP50: rows[0].p50,
     driftP99: rows[0].p99,
     driftMax: rows[0].max,
+  };
+}
+
+/**
+ * The environment of a `ROLE=all` Vigil with the sandbox on PostgreSQL, on loopback, whose alerts go to the
+ * benchmark's SMTP server: what the Shopify and ads benchmarks start. CHECK_CONCURRENCY and CHECK_BATCH_SIZE pass
+ * through from the benchmark's own environment.
+ */
+export function sandboxedServerEnv({ databaseUrl, port, smtpPort, sandboxSmtpPort }) {
+  return {
+    ROLE: 'all',
+    SANDBOX: 'on',
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SANDBOX_SMTP_PORT: String(sandboxSmtpPort),
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    TOKEN_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    ...(process.env.CHECK_CONCURRENCY ? { CHECK_CONCURRENCY: process.env.CHECK_CONCURRENCY } : {}),
+    ...(process.env.CHECK_BATCH_SIZE ? { CHECK_BATCH_SIZE: process.env.CHECK_BATCH_SIZE } : {}),
   };
 }

@@ -22,7 +22,6 @@
 // (checked_at − slot_at), missed slots, results that could not judge every condition, the sandbox's GraphQL
 // requests / cost / throttled answers per shop per interval (over a span of whole intervals, so each shop's slot
 // falls in it once per interval), Vigil's warnings, CPU and RSS. Loopback only; the database, the child process and the SMTP server go at the end.
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { httpClient } from './http.mjs';
 import {
@@ -39,6 +38,7 @@ import {
   stopChild,
   waitForTable,
   watchLog,
+  sandboxedServerEnv,
 } from './lib.mjs';
 
 const INTERVAL_MS = 60_000;
@@ -46,7 +46,7 @@ const INTERVAL_MS = 60_000;
 const SMTP_PORT = 3394;
 const PORT = 3395;
 const SANDBOX_SMTP_PORT = 3396;
-const { base: BASE, api, registerBusinessUser, bind } = httpClient(PORT);
+const { api, registerBusinessUser, bind } = httpClient(PORT);
 /** Shops per user: `ouathuri` allows 30 per user per hour. */
 const SHOPS_PER_USER = 25;
 
@@ -339,19 +339,12 @@ export async function benchShopify(run) {
   try {
     await client.connect();
     server = await startServer(
-      {
-        ROLE: 'all',
-        SANDBOX: 'on',
-        DATABASE_URL: db.url,
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: BASE,
-        SANDBOX_SMTP_PORT: String(SANDBOX_SMTP_PORT),
-        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
-        TOKEN_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-        ...(process.env.CHECK_CONCURRENCY ? { CHECK_CONCURRENCY: process.env.CHECK_CONCURRENCY } : {}),
-        ...(process.env.CHECK_BATCH_SIZE ? { CHECK_BATCH_SIZE: process.env.CHECK_BATCH_SIZE } : {}),
-      },
+      sandboxedServerEnv({
+        databaseUrl: db.url,
+        port: PORT,
+        smtpPort: SMTP_PORT,
+        sandboxSmtpPort: SANDBOX_SMTP_PORT,
+      }),
       {
         port: PORT,
         name: 'vigil',
