@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import {
+  alertRows,
   checkNowShows,
   createReadyAccount,
   readSandboxMail,
@@ -25,18 +26,6 @@ async function googleAd(request: APIRequestContext, customerId: string, name: st
   const ad = ads.find((candidate) => candidate.name === name);
   expect(ad, `${name} in customers/${customerId}`).toBeTruthy();
   return ad!;
-}
-
-/** Alerts of the monitor on the alerts page, refreshed until `text` shows. */
-async function alertRows(page: Page, monitor: string, text: RegExp): Promise<Locator> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
-  await expect(page).toHaveURL(/\/app\/alerts/);
-  const rows = page.getByRole('row').filter({ hasText: monitor });
-  await expect(async () => {
-    await page.reload();
-    await expect(rows.filter({ hasText: text }).first()).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 30_000 });
-  return rows;
 }
 
 async function startNewMonitor(page: Page, service: RegExp) {

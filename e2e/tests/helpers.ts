@@ -132,3 +132,15 @@ export async function verifyEmailInForm(page: Page, form: Locator, email: string
   await form.getByRole('button', { name: 'Verify' }).click();
   await expect(form.getByText('Verified')).toBeVisible();
 }
+
+/** Alerts of the monitor on the alerts page, refreshed until `text` shows. */
+export async function alertRows(page: Page, monitor: string, text: RegExp): Promise<Locator> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
+  await expect(page).toHaveURL(/\/app\/alerts/);
+  const rows = page.getByRole('row').filter({ hasText: monitor });
+  await expect(async () => {
+    await page.reload();
+    await expect(rows.filter({ hasText: text }).first()).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  return rows;
+}
