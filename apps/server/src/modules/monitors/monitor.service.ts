@@ -5,13 +5,7 @@ import {
   type MonitorInput,
   type monitorStatsResponse,
   type MonitorStatus,
-  type GoogleAdsConditions,
-  type GoogleAdsTarget,
-  type MetaAdsConditions,
-  type MetaAdsTarget,
   type ServiceId,
-  type ShopifyConditions,
-  type ShopifyTarget,
   type WebsiteConditions,
 } from '@vigil/contracts';
 import type { z } from 'zod';
@@ -134,33 +128,16 @@ export function toMonitor(
     openIncidents,
     createdAt: row.createdAt.toISOString(),
   };
-  const connection = (row.connectionId && connections.get(row.connectionId)) || null;
-  if (row.service === 'shopify') {
+  if (row.service !== 'website') {
+    // A connected service's monitor: its stored target and conditions (as its own contract types them), and the
+    // connection it watches through.
     return {
       ...common,
-      service: 'shopify',
-      target: row.target as ShopifyTarget,
-      conditions: row.conditions as ShopifyConditions,
-      connection,
-    };
-  }
-  if (row.service === 'google_ads') {
-    return {
-      ...common,
-      service: 'google_ads',
-      target: row.target as GoogleAdsTarget,
-      conditions: row.conditions as GoogleAdsConditions,
-      connection,
-    };
-  }
-  if (row.service === 'facebook_ads') {
-    return {
-      ...common,
-      service: 'facebook_ads',
-      target: row.target as MetaAdsTarget,
-      conditions: row.conditions as MetaAdsConditions,
-      connection,
-    };
+      service: row.service,
+      target: row.target,
+      conditions: row.conditions,
+      connection: (row.connectionId && connections.get(row.connectionId)) || null,
+    } as Monitor;
   }
   return {
     ...common,
