@@ -3,14 +3,15 @@
 //
 // One `ROLE=all` process with `SANDBOX=on` on a fresh PostgreSQL database: it runs the API, the check engine and
 // the Google Ads and Meta stand-ins (JSON control APIs under `/sandbox/api/google` and `/sandbox/api/meta`), so
-// its CPU includes theirs. Everything is set up through HTTP as a person would: users register, onboard and get
-// Business (`POST /sandbox/api/plans`); each user has a Google account (made in the sandbox) reaching 25 Google
-// Ads customers of A ads each, and binds it through Google's consent page; the Meta accounts all belong to the
-// stand-in's demo merchant (it has no API to add people), whom each user binds through Facebook's login
-// dialog; monitors are created with `POST /monitor-bff/monitor`: one per account, watching its A ads (Google) or
-// all its ad sets (Meta), every condition on (spend anomaly at 50 %, spend cap at 90 %, no linked shop
-// monitor), one interval, confirmations 2, no alert channel but the latency monitors' email. Accounts go to
-// users round robin, 25 of each provider a user: `ouathuri` allows 30 per user per hour, Business 500 monitors.
+// its CPU includes theirs. Everything is set up through HTTP as a person would: users register, onboard and buy
+// Business (`plan-order/create`, the sandbox's Checkout paid with 4242…, the order read until the webhook
+// activated it); each user has a Google account (made in the sandbox) reaching 25 Google Ads customers of A ads
+// each, and binds it through Google's consent page; the Meta accounts all belong to the stand-in's demo merchant
+// (it has no API to add people), whom each user binds through Facebook's login dialog; monitors are created with
+// `POST /monitor-bff/monitor`: one per account, watching its A ads (Google) or all its ad sets (Meta), every
+// condition on (spend anomaly at 50 %, spend cap at 90 %, no linked shop monitor), one interval, confirmations 2,
+// no alert channel but the latency monitors' email. Accounts go to users round robin, 25 of each provider a user:
+// `ouathuri` allows 30 per user per hour, Business 500 monitors.
 //
 // The Google stand-in's developer token starts with Basic access's 15,000 operations a day, which 1,000
 // accounts spend in well under an hour; the benchmark gives it BENCH_ADS_GOOGLE_QUOTA first (Standard access).
@@ -46,6 +47,7 @@ import {
 const SMTP_PORT = 3394;
 const PORT = 3395;
 const SANDBOX_SMTP_PORT = 3396;
+const SANDBOX_STRIPE_PORT = 3397;
 const { api, registerBusinessUser, bind } = httpClient(PORT);
 /** Accounts of each provider per user: `ouathuri` allows 30 per user per hour. */
 const ACCOUNTS_PER_USER = 25;
@@ -459,6 +461,7 @@ export async function benchAds(run = adsRun()) {
         port: PORT,
         smtpPort: SMTP_PORT,
         sandboxSmtpPort: SANDBOX_SMTP_PORT,
+        sandboxStripePort: SANDBOX_STRIPE_PORT,
       }),
       { port: PORT, name: 'vigil', nodeArgs: process.env.BENCH_ADS_NODE_ARGS?.split(' ').filter(Boolean) },
     );

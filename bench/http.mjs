@@ -1,9 +1,12 @@
 // HTTP helpers of the benchmarks that set a server up as a person would (shopify, ads): requests to the
-// server, JSON calls answering `{ data }`, users on the Business plan, and a provider bound through its OAuth
-// pages (the sandbox's grant, consent or login form, scraped and posted as a browser would).
+// server, JSON calls answering `{ data }`, users on the Business plan (bought through the sandbox's Stripe
+// Checkout), and a provider bound through its OAuth pages (the sandbox's grant, consent or login form, scraped
+// and posted as a browser would).
 import http from 'node:http';
 
 export const PASSWORD = 'Bench-Pass-2026!x';
+/** How long a paid order may wait for Stripe's webhook (the sandbox's) to activate it. */
+const ORDER_ACTIVE_TIMEOUT_MS = 30_000;
 
 const unescapeHtml = (text) =>
   text
@@ -72,7 +75,11 @@ export function httpClient(port) {
     return JSON.parse(res.body).data;
   }
 
-  /** Registers and onboards a user, puts it on Business (`POST /sandbox/api/plans`); resolves with its token. */
+  /**
+   * Registers and onboards a user and buys Business monthly as the person's browser would: `plan-order/create`,
+   * the sandbox's Checkout paid with 4242 4242 4242 4242 (its JSON API, as the page's form posts), then the
+   * order read until Stripe's webhook has activated it. Resolves with the user's token.
+   */
   async function registerBusinessUser(email) {
     const { token } = await api('POST', '/oauth-bff/v1/user/register', {
       json: { email, password: PASSWORD },
@@ -81,8 +88,31 @@ export function httpClient(port) {
       token,
       json: { industry: 'Other', contactEmail: email },
     });
-    await api('POST', '/sandbox/api/plans', { json: { email, plan: 'Business' } });
-    return token;
+    const { orderId, url } = await api('POST', '/monitor-bff/plan-order/create', {
+      token,
+      json: { plan: 'Business', period: 'month' },
+    });
+    const session = new URL(url).pathname.split('/').at(-1);
+    const { outcome, message } = await api('POST', `/sandbox/api/stripe/checkout/sessions/${session}/pay`, {
+      json: { card: '4242 4242 4242 4242' },
+    });
+    if (outcome !== 'paid') throw new Error(`${email}: Checkout answered ${outcome}: ${message}`);
+    const deadline = Date.now() + ORDER_ACTIVE_TIMEOUT_MS;
+    for (;;) {
+      const order = await api('GET', `/monitor-bff/plan-order?order=${encodeURIComponent(orderId)}`, {
+        token,
+      });
+      if (order.status === 'active') return token;
+      if (order.status === 'failed') {
+        throw new Error(`${email}: order ${orderId} failed: ${order.failure?.message ?? 'no reason given'}`);
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${email}: order ${orderId} still ${order.status} after ${ORDER_ACTIVE_TIMEOUT_MS / 1000} s: did Stripe's webhook reach Vigil?`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /**

@@ -389,7 +389,7 @@ export async function measureChecks(query, { fromMs, toMs, intervalMs, monitors,
  * benchmark's SMTP server: what the Shopify and ads benchmarks start. CHECK_CONCURRENCY and CHECK_BATCH_SIZE pass
  * through from the benchmark's own environment.
  */
-export function sandboxedServerEnv({ databaseUrl, port, smtpPort, sandboxSmtpPort }) {
+export function sandboxedServerEnv({ databaseUrl, port, smtpPort, sandboxSmtpPort, sandboxStripePort }) {
   return {
     ROLE: 'all',
     SANDBOX: 'on',
@@ -398,6 +398,7 @@ export function sandboxedServerEnv({ databaseUrl, port, smtpPort, sandboxSmtpPor
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     SANDBOX_SMTP_PORT: String(sandboxSmtpPort),
+    SANDBOX_STRIPE_PORT: String(sandboxStripePort),
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     TOKEN_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     ...(process.env.CHECK_CONCURRENCY ? { CHECK_CONCURRENCY: process.env.CHECK_CONCURRENCY } : {}),

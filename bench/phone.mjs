@@ -31,6 +31,7 @@ const MONITORS_PER_USER = 100;
 const TARGET_PORT = 3394;
 const API_PORT = 3395;
 const SANDBOX_SMTP_PORT = 3396;
+const SANDBOX_STRIPE_PORT = 3397;
 const POLL_MS = 1000;
 
 /** One number per failing monitor: +1 415 555 0000 … 9999. */
@@ -99,6 +100,7 @@ export async function benchPhone({
     SANDBOX: 'on',
     PUBLIC_URL: apiBase,
     SANDBOX_SMTP_PORT: String(SANDBOX_SMTP_PORT),
+    SANDBOX_STRIPE_PORT: String(SANDBOX_STRIPE_PORT),
     SMTP_URL: `smtp://127.0.0.1:${SANDBOX_SMTP_PORT}`,
     ...(process.env.CHECK_CONCURRENCY ? { CHECK_CONCURRENCY: process.env.CHECK_CONCURRENCY } : {}),
     ...(process.env.CHECK_BATCH_SIZE ? { CHECK_BATCH_SIZE: process.env.CHECK_BATCH_SIZE } : {}),

@@ -1,13 +1,14 @@
 // Shopify service benchmark: what watching many shops costs Vigil and the shops' Admin API, and how fast a
 // provider webhook becomes an alert.
 //
-// One `ROLE=all` process with `SANDBOX=on` on a fresh PostgreSQL database: it runs the API, the check engine
-// and the Shopify stand-in (`/sandbox/shopify`, its JSON control API under `/sandbox/api/shopify`), so its CPU
+// One `ROLE=all` process with `SANDBOX=on` on a fresh PostgreSQL database: it runs the API, the check engine and
+// the Shopify stand-in (`/sandbox/shopify`, its JSON control API under `/sandbox/api/shopify`), so its CPU
 // includes the stand-in's. Everything is set up through HTTP as a person would: shops are made in the sandbox,
-// users register, onboard and get Business (`POST /sandbox/api/plans`), each shop is bound through the real
-// OAuth flow (`ouathuri` → the sandbox's grant page → its approve form → the 302 back → `bind`), and monitors
-// are created with `POST /monitor-bff/monitor` (every condition on but the price change, 60 s,
-// confirmations 2, no alert channel but the latency monitors' email).
+// users register, onboard and buy Business (`plan-order/create`, the sandbox's Checkout paid with 4242…, the
+// order read until the webhook activated it), each shop is bound through the real OAuth flow (`ouathuri` → the
+// sandbox's grant page → its approve form → the 302 back → `bind`), and monitors are created with
+// `POST /monitor-bff/monitor` (every condition on but the price change, 60 s, confirmations 2, no alert channel
+// but the latency monitors' email).
 //
 // Two scenarios, each in its own process and database:
 // - `shops`: S shops × P products, one monitor per shop watching all P (users of 25 shops each: `ouathuri` is
@@ -46,6 +47,7 @@ const INTERVAL_MS = 60_000;
 const SMTP_PORT = 3394;
 const PORT = 3395;
 const SANDBOX_SMTP_PORT = 3396;
+const SANDBOX_STRIPE_PORT = 3397;
 const { api, registerBusinessUser, bind } = httpClient(PORT);
 /** Shops per user: `ouathuri` allows 30 per user per hour. */
 const SHOPS_PER_USER = 25;
@@ -344,6 +346,7 @@ export async function benchShopify(run) {
         port: PORT,
         smtpPort: SMTP_PORT,
         sandboxSmtpPort: SANDBOX_SMTP_PORT,
+        sandboxStripePort: SANDBOX_STRIPE_PORT,
       }),
       {
         port: PORT,

@@ -38,6 +38,7 @@ async function startOnce(env, { idle = false } = {}) {
       ...process.env,
       PORT: String(port),
       SANDBOX_SMTP_PORT: String(port + 1),
+      SANDBOX_STRIPE_PORT: String(port + 2),
       LOG_LEVEL: 'warn',
       ...env,
     },

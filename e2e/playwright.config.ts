@@ -53,6 +53,7 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       DATA_DIR: mkdtempSync(join(tmpdir(), 'vigil-e2e-')),
       SANDBOX_SMTP_PORT: String(port + 1),
+      SANDBOX_STRIPE_PORT: String(port + 2),
       LOG_LEVEL: 'warn',
     },
   },

@@ -144,3 +144,132 @@ export async function alertRows(page: Page, monitor: string, text: RegExp): Prom
   }).toPass({ timeout: 30_000 });
   return rows;
 }
+
+/** Stripe's test cards, as the sandbox's Checkout takes them. */
+export const TEST_CARDS = {
+  succeeds: '4242 4242 4242 4242',
+  declined: '4000 0000 0000 0002',
+  /** Accepted at Checkout; every renewal is declined. */
+  renewalFails: '4000 0000 0000 0341',
+} as const;
+
+/** An expiry a few years ahead, as a person types it: "12 / 31". */
+function futureExpiry(): string {
+  return `12 / ${String((new Date().getFullYear() + 5) % 100).padStart(2, '0')}`;
+}
+
+/**
+ * On the pricing page: picks the billing period (when given) and presses "Choose <plan>", which leaves for the
+ * sandbox's hosted Checkout; resolves once Checkout shows the plan.
+ */
+export async function openCheckout(page: Page, plan: string, period?: 'Monthly' | 'Yearly') {
+  if (period) {
+    await page.getByRole('radiogroup', { name: 'Billing period' }).getByText(period, { exact: true }).click();
+  }
+  await page.getByRole('button', { name: `Choose ${plan}` }).click();
+  await expect(page).toHaveURL(/\/sandbox\/stripe\/checkout\//);
+  await expect(page.getByRole('heading', { name: `Subscribe to Vigil ${plan}`, level: 1 })).toBeVisible();
+}
+
+/** On the sandbox's Checkout: fills the card form as a person does and presses Subscribe. */
+export async function payOnCheckout(page: Page, card: string) {
+  const form = page.getByRole('form', { name: /^Subscribe to/ });
+  await form.getByRole('textbox', { name: 'Card number' }).fill(card);
+  await form.getByRole('textbox', { name: /^Expiry/ }).fill(futureExpiry());
+  await form.getByRole('textbox', { name: 'CVC' }).fill('123');
+  await form.getByRole('textbox', { name: 'Cardholder name' }).fill('Ana Merchant');
+  await form.getByRole('button', { name: 'Subscribe' }).click();
+}
+
+/**
+ * Buys a paid plan as a person does, signed in: the pricing page, "Choose <plan>", the sandbox's Checkout
+ * paid with `card` (4242… by default), and `/app/payment-success` until it says "You're on <plan>", which is
+ * where it leaves the page (it continues to the monitors by itself after a few seconds).
+ */
+export async function buyPlan(
+  page: Page,
+  plan: string,
+  { card = TEST_CARDS.succeeds, period }: { card?: string; period?: 'Monthly' | 'Yearly' } = {},
+) {
+  await page.goto('/app/pricing');
+  await openCheckout(page, plan, period);
+  await payOnCheckout(page, card);
+  await expect(page).toHaveURL(/\/app\/payment-success\?order=/);
+  // The plan starts when Stripe's webhook has been applied, usually within a second or two.
+  await expect(page.getByRole('heading', { name: `You're on ${plan}`, level: 1 })).toBeVisible({
+    timeout: 20_000,
+  });
+}
+
+/** The person's live subscription (active or past due) as the sandbox's Stripe knows it. */
+export async function sandboxSubscription(request: APIRequestContext, email: string) {
+  const answer = await request.get(`/sandbox/api/stripe/subscriptions?email=${encodeURIComponent(email)}`);
+  expect(answer.ok()).toBe(true);
+  const { list } = (await answer.json()).data as {
+    list: { id: string; status: string; currentPeriodStart: string; currentPeriodEnd: string }[];
+  };
+  const live = list.find((subscription) => ['active', 'past_due'].includes(subscription.status));
+  expect(live, `a live subscription of ${email}`).toBeTruthy();
+  return live!;
+}
+
+/**
+ * On the sandbox's Stripe page, opened in a new tab beside Vigil: "Advance to next renewal" for the person's
+ * subscription. Resolves with the page's notice of what happened ("sub_… is past due at …; sent …").
+ */
+export async function advanceToNextRenewal(page: Page, request: APIRequestContext, email: string) {
+  const { id } = await sandboxSubscription(request, email);
+  const tab = await page.context().newPage();
+  await tab.goto('/sandbox/stripe');
+  await tab.getByRole('button', { name: `Advance ${id} to next renewal` }).click();
+  const notice = tab.getByRole('status');
+  await expect(notice).toContainText(id);
+  const text = await notice.innerText();
+  await tab.close();
+  return text;
+}
+
+/** A date as the web app writes plan dates: "June 5, 2026". */
+export function planDate(at: string | number | Date): string {
+  return new Date(at).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+}
+
+/**
+ * Reloads the page until `locator` shows `text`: for what a Stripe webhook changes after the page loaded
+ * (the pricing page reads the plan once).
+ */
+export async function reloadUntilText(page: Page, locator: Locator, text: string | RegExp) {
+  await expect(async () => {
+    await page.reload();
+    await expect(locator).toContainText(text, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+/** A website monitor made through the API, without alerts: a precondition, like createReadyAccount. */
+export async function createWebsiteMonitor(request: APIRequestContext, token: string, name: string) {
+  const created = await request.post('/monitor-bff/monitor', {
+    headers: { Authorization: token },
+    data: {
+      name,
+      service: 'website',
+      // Nothing listens there: what matters is whether the monitor runs, not what it finds.
+      target: { url: `http://127.0.0.1:9/${encodeURIComponent(name)}` },
+      conditions: {
+        http_status: { enabled: true },
+        timeout: { enabled: false, timeoutMs: 10_000 },
+        keyword: { enabled: false, keyword: '', mode: 'missing' },
+        slow_response: { enabled: false, thresholdMs: 3000 },
+        tls_expiry: { enabled: false, days: 14 },
+        password_page: { enabled: false },
+      },
+      intervalSeconds: 300,
+      repeatIntervalMinutes: 0,
+      confirmations: 1,
+      languageCode: 'en-US',
+      callSettings: { checked: false, name: '', isAgree: false, phone: '' },
+      smsSettings: { checked: false, name: '', isAgree: false, phone: '' },
+      emailSettings: { checked: false, name: '', isAgree: false, email: '' },
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+}

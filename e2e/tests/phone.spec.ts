@@ -1,5 +1,12 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { checkNowShows, createReadyAccount, Shop, signInThroughForm, uniqueUsPhone } from './helpers.ts';
+import {
+  buyPlan,
+  checkNowShows,
+  createReadyAccount,
+  Shop,
+  signInThroughForm,
+  uniqueUsPhone,
+} from './helpers.ts';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -10,21 +17,6 @@ async function choose(page: Page, combobox: Locator, option: string) {
   await combobox.click();
   await page.getByRole('option', { name: option, exact: true }).click();
   await expect(combobox).toHaveValue(option);
-}
-
-/** Paid plans start through checkout, which does not exist yet: the sandbox starts one instead. */
-async function startPlanInSandbox(page: Page, email: string, plan: string) {
-  const tab = await page.context().newPage();
-  await tab.goto('/sandbox');
-  await tab.getByRole('link', { name: 'Start a plan without checkout' }).click();
-  const form = tab.getByRole('form', { name: 'Start a plan without checkout (sandbox only)' });
-  await form.getByRole('textbox', { name: 'Account email' }).fill(email);
-  await form.getByRole('combobox', { name: 'Plan' }).selectOption(plan);
-  await form.getByRole('button', { name: 'Start plan' }).click();
-  await expect(tab.getByRole('status')).toHaveText(
-    new RegExp(`^${escapeRegExp(email)} is on ${plan} until \\d{4}-\\d{2}-\\d{2}\\.$`),
-  );
-  await tab.close();
 }
 
 /** The sandbox's pretend phone (/sandbox/phone), which refreshes itself every 2 seconds. */
@@ -78,9 +70,9 @@ test('a Pro account is called in German when its site goes down, and pressing 1 
     const account = await createReadyAccount(request);
     await signInThroughForm(page, account.email);
     await expect(page).toHaveURL(/\/app\/monitor$/);
-    await startPlanInSandbox(page, account.email, 'Pro');
-    // The app reads the plan when it loads, as after a checkout's return.
-    await page.reload();
+    await buyPlan(page, 'Pro');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page).toHaveURL(/\/app\/monitor$/);
 
     await page.getByRole('link', { name: 'Create your first monitor' }).click();
     await expect(page).toHaveURL(/\/app\/monitor_create/);

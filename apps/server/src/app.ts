@@ -48,6 +48,11 @@ import { createMetaAdsIntegration } from './services/meta-ads/index.ts';
 import { DEFAULT_PHONE_POLICY, type PhonePolicy } from './engine/phone-delivery.ts';
 import { createPhoneEventService } from './modules/twilio/phone-events.service.ts';
 import { twilioWebhookRoutes } from './modules/twilio/twilio-webhook.routes.ts';
+import { billingRoutes, stripeWebhookRoutes } from './modules/billing/billing.routes.ts';
+import { createBillingService } from './modules/billing/billing.service.ts';
+import { createStripeGateway } from './modules/billing/stripe-gateway.ts';
+import { planCoverageRoutes } from './modules/billing/plan-coverage.routes.ts';
+import { createPlanCoverageService } from './modules/billing/plan-coverage.service.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -65,6 +70,7 @@ export interface AppDeps {
     | 'shopify'
     | 'googleAds'
     | 'meta'
+    | 'stripe'
   >;
   /** Seals connected accounts' tokens; needed when `config.shopify`, `googleAds` or `meta` is set. */
   tokenCipher?: TokenCipher;
@@ -142,7 +148,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { auth, oidc, authenticate });
   await app.register(oidcRoutes, { oidc });
   await app.register(userRoutes, { users: createUserService({ users: store.users, clock }), authenticate });
-  await app.register(planRoutes, { plans: createPlanService({ users: store.users, clock }), authenticate });
+  // Paid plans are sold only where payments are taken: Stripe, or the sandbox playing it.
+  const gateway = config.stripe ? createStripeGateway(config.stripe) : null;
+  await app.register(planRoutes, {
+    plans: createPlanService({ store, queue: deps.queue, clock, paidPlans: gateway !== null }),
+    authenticate,
+  });
+  await app.register(planCoverageRoutes, { coverage: createPlanCoverageService({ store }), authenticate });
+  if (gateway) {
+    await app.register(billingRoutes, {
+      billing: createBillingService({ store, gateway, clock, publicUrl: config.publicUrl }),
+      authenticate,
+    });
+    await app.register(stripeWebhookRoutes, { gateway, store, queue: deps.queue, clock });
+  }
   const cipher = deps.tokenCipher;
   const connected = { store, clock, publicUrl: config.publicUrl, log: app.log, fetch: deps.fetch };
   const shopify =

@@ -132,6 +132,11 @@ describe('loadConfig()', () => {
         'META_GRAPH_VERSION',
         'META_GRAPH_URL',
         'META_DIALOG_URL',
+        'SANDBOX_STRIPE_PORT',
+        'STRIPE_SECRET_KEY',
+        'STRIPE_WEBHOOK_SECRET',
+        'STRIPE_PRICES',
+        'STRIPE_API_URL',
         'TOKEN_ENCRYPTION_KEYS',
       ].sort(),
     );
@@ -223,6 +228,55 @@ describe('loadConfig()', () => {
     expect(() => loadConfig({ TWILIO_ACCOUNT_SID: `AC${'1'.repeat(32)}` }, [])).toThrow(
       /without TWILIO_AUTH_TOKEN/,
     );
+  });
+
+  it('takes payments through the sandbox Stripe by default, a real account with its prices, and none without', () => {
+    expect(loadConfig({ SANDBOX_STRIPE_PORT: '12999' }, []).stripe).toEqual({
+      secretKey: 'sk_test_vigil_sandbox',
+      webhookSecret: 'whsec_vigil_sandbox_signing_secret',
+      apiUrl: 'http://127.0.0.1:12999',
+      prices: {
+        'Starter:month': 'price_vigil_starter_month',
+        'Starter:year': 'price_vigil_starter_year',
+        'Pro:month': 'price_vigil_pro_month',
+        'Pro:year': 'price_vigil_pro_year',
+        'Business:month': 'price_vigil_business_month',
+        'Business:year': 'price_vigil_business_year',
+      },
+      sandbox: true,
+    });
+    const prices =
+      'Starter:month=price_1,Starter:year=price_2,pro:month=price_3,Pro:year=price_4,Business:month=price_5,Business:year=price_6';
+    const real = loadConfig(
+      {
+        STRIPE_SECRET_KEY: 'sk_live_abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_xyz',
+        STRIPE_PRICES: prices,
+        SANDBOX: 'off',
+      },
+      [],
+    );
+    expect(real.stripe).toMatchObject({
+      apiUrl: 'https://api.stripe.com',
+      sandbox: false,
+      prices: { 'Pro:month': 'price_3', 'Business:year': 'price_6' },
+    });
+    expect(loadConfig({ SANDBOX: 'off' }, []).stripe).toBeNull();
+    expect(() =>
+      loadConfig({ STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_xyz' }, []),
+    ).toThrow(/needs STRIPE_PRICES/);
+    expect(() =>
+      loadConfig(
+        {
+          STRIPE_SECRET_KEY: 'sk_live_abc',
+          STRIPE_WEBHOOK_SECRET: 'whsec_xyz',
+          STRIPE_PRICES: 'Gold:month=price_1',
+        },
+        [],
+      ),
+    ).toThrow(/"Gold:month=price_1" is not Plan:period=price_id[\s\S]*no price for Starter:month/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_live_abc' }, [])).toThrow(/go together/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_live_abc' }, [])).toThrow(/must be a secret key/);
   });
 
   it('bounds the check engine settings', () => {

@@ -1,6 +1,10 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BILLING_PERIODS, type BillingPeriod } from '@vigil/contracts';
 import { z } from 'zod';
+import { PLAN_CATALOGUE } from './modules/plans/plan-catalogue.ts';
+
+const PAID_PLANS = PLAN_CATALOGUE.filter((plan) => plan.checkout).map((plan) => plan.name);
 
 /**
  * Every setting the server reads, with its default and meaning. This is the only module that reads
@@ -213,6 +217,34 @@ export const SETTINGS = [
     meaning: 'Where the Facebook Login dialog is (`/{version}/dialog/oauth`).',
   },
   {
+    name: 'SANDBOX_STRIPE_PORT',
+    default: '12111',
+    meaning: 'Port of the sandbox Stripe API (127.0.0.1), which the stripe SDK reaches with SANDBOX=on.',
+  },
+  {
+    name: 'STRIPE_SECRET_KEY',
+    default: 'the sandbox account when SANDBOX=on, else unset',
+    meaning:
+      'Stripe secret key (sk_live_… or sk_test_…, or a restricted key with Checkout, Customers, Subscriptions and Billing portal write access). Unset with SANDBOX=off: paid plans are not offered.',
+  },
+  {
+    name: 'STRIPE_WEBHOOK_SECRET',
+    default: 'the sandbox secret',
+    meaning:
+      'Signing secret (whsec_…) of the webhook endpoint ${PUBLIC_URL}/webhooks/stripe, listening to checkout.session.completed, checkout.session.expired, invoice.paid, invoice.payment_failed, customer.subscription.updated and customer.subscription.deleted.',
+  },
+  {
+    name: 'STRIPE_PRICES',
+    default: 'the sandbox’s prices',
+    meaning:
+      'The Stripe price of each paid plan and period, as `Plan:period=price_id` separated by commas, e.g. `Starter:month=price_1Q…,Starter:year=price_1R…,Pro:month=…`. Every paid plan needs both periods.',
+  },
+  {
+    name: 'STRIPE_API_URL',
+    default: 'https://api.stripe.com; with the sandbox account, http://127.0.0.1:${SANDBOX_STRIPE_PORT}',
+    meaning: 'Where the stripe SDK sends API calls (its host, port and protocol).',
+  },
+  {
     name: 'TOKEN_ENCRYPTION_KEYS',
     default:
       'embedded: a key made once in ${DATA_DIR}/token-encryption.key; on PostgreSQL: required for Shopify, Google Ads and Meta',
@@ -239,6 +271,17 @@ export const SANDBOX_META = {
   appId: '900000000000001',
   appSecret: 'vigil-sandbox-meta-app-secret',
 } as const;
+
+/** The sandbox's Stripe account: used when SANDBOX=on and no STRIPE_SECRET_KEY is set. */
+export const SANDBOX_STRIPE = {
+  secretKey: 'sk_test_vigil_sandbox',
+  webhookSecret: 'whsec_vigil_sandbox_signing_secret',
+} as const;
+
+/** The price id the sandbox creates for a plan and period: `price_vigil_pro_month`. */
+export function sandboxPriceId(plan: string, period: BillingPeriod): string {
+  return `price_vigil_${plan.toLowerCase()}_${period}`;
+}
 
 /** The sandbox's Twilio account: used when SANDBOX=on and no TWILIO_ACCOUNT_SID is set. */
 export const SANDBOX_TWILIO = {
@@ -387,6 +430,24 @@ const envSchema = z.object({
   META_DIALOG_URL: optionalText.pipe(
     url('META_DIALOG_URL', /^https?:$/, 'https://www.facebook.com').optional(),
   ),
+  SANDBOX_STRIPE_PORT: port('SANDBOX_STRIPE_PORT', 12111),
+  STRIPE_SECRET_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(sk|rk)_(live|test)_\w+$/,
+        'STRIPE_SECRET_KEY must be a secret key, like sk_live_… or rk_live_….',
+      )
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalText.pipe(
+    z
+      .string()
+      .regex(/^whsec_\w+$/, 'STRIPE_WEBHOOK_SECRET must be a signing secret, like whsec_….')
+      .optional(),
+  ),
+  STRIPE_PRICES: optionalText,
+  STRIPE_API_URL: optionalText.pipe(url('STRIPE_API_URL', /^https?:$/, 'https://api.stripe.com').optional()),
   TOKEN_ENCRYPTION_KEYS: optionalText,
 });
 
@@ -418,6 +479,17 @@ export interface MetaSettings {
   graphUrl: string;
   /** `https://www.facebook.com`: the login dialog is `${dialogUrl}/${graphVersion}/dialog/oauth`. */
   dialogUrl: string;
+}
+
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  /** `https://api.stripe.com`, or the sandbox's listener: the SDK's protocol, host and port. */
+  apiUrl: string;
+  /** The price id of each paid plan and period, keyed `Plan:period` (`Pro:year`). */
+  prices: Record<string, string>;
+  /** True when the sandbox plays the Stripe account (it creates the prices itself). */
+  sandbox: boolean;
 }
 
 export interface TwilioSettings {
@@ -463,6 +535,9 @@ export interface Config {
   googleAds: GoogleAdsSettings | null;
   /** Null when Meta ads monitors are off (no Meta app and no sandbox). */
   meta: MetaSettings | null;
+  /** Null when paid plans are off (no Stripe account and no sandbox). */
+  stripe: StripeSettings | null;
+  sandboxStripePort: number;
   /** TOKEN_ENCRYPTION_KEYS as given; main.ts falls back to a key file in the data folder when embedded. */
   tokenEncryptionKeys: string | undefined;
 }
@@ -536,6 +611,10 @@ export function loadConfig(
       `${apps.join(', ')} on PostgreSQL needs TOKEN_ENCRYPTION_KEYS (id:base64 of 32 random bytes), shared by every process, to encrypt account tokens.`,
     );
   }
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
+    problems.push('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together: set both, or neither.');
+  }
+  const prices = stripePrices(e.STRIPE_PRICES, problems, Boolean(e.STRIPE_SECRET_KEY));
   if (problems.length) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -566,6 +645,8 @@ export function loadConfig(
     shopify: shopifySettings(e, publicUrl),
     googleAds: googleAdsSettings(e, publicUrl),
     meta: metaSettings(e, publicUrl),
+    stripe: stripeSettings(e, prices),
+    sandboxStripePort: e.SANDBOX_STRIPE_PORT,
     tokenEncryptionKeys: e.TOKEN_ENCRYPTION_KEYS,
   };
 }
@@ -622,6 +703,68 @@ function metaSettings(e: z.infer<typeof envSchema>, publicUrl: string): MetaSett
     graphUrl: strip(e.META_GRAPH_URL ?? (real ? 'https://graph.facebook.com' : `${sandbox}/graph`)),
     dialogUrl: strip(e.META_DIALOG_URL ?? (real ? 'https://www.facebook.com' : `${sandbox}/www`)),
   };
+}
+
+/** `Plan:period=price_id,…` → `{ 'Plan:period': price_id }`; every paid plan needs both periods when given. */
+function stripePrices(
+  value: string | undefined,
+  problems: string[],
+  required: boolean,
+): Record<string, string> | undefined {
+  if (!value) {
+    if (required) problems.push(`STRIPE_SECRET_KEY needs STRIPE_PRICES: ${PRICE_EXAMPLE}.`);
+    return undefined;
+  }
+  const prices: Record<string, string> = {};
+  for (const entry of value.split(',').map((part) => part.trim())) {
+    const match = /^([A-Za-z]+):(month|year)=(\w+)$/.exec(entry);
+    const plan = match && PAID_PLANS.find((name) => name.toLowerCase() === match[1]!.toLowerCase());
+    if (!match || !plan) {
+      problems.push(
+        `STRIPE_PRICES: "${entry}" is not Plan:period=price_id for a paid plan (${PAID_PLANS.join(', ')}).`,
+      );
+      continue;
+    }
+    prices[`${plan}:${match[2]}`] = match[3]!;
+  }
+  const missing = PAID_PLANS.flatMap((plan) => BILLING_PERIODS.map((period) => `${plan}:${period}`)).filter(
+    (key) => !prices[key],
+  );
+  if (missing.length) problems.push(`STRIPE_PRICES has no price for ${missing.join(', ')}.`);
+  return prices;
+}
+
+const PRICE_EXAMPLE = 'Starter:month=price_…,Starter:year=price_…, and so on for every paid plan';
+
+function stripeSettings(
+  e: z.infer<typeof envSchema>,
+  prices: Record<string, string> | undefined,
+): StripeSettings | null {
+  if (e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET && prices) {
+    return {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiUrl: (e.STRIPE_API_URL ?? 'https://api.stripe.com').replace(/\/+$/, ''),
+      prices,
+      sandbox: false,
+    };
+  }
+  if (!e.SANDBOX) return null;
+  return {
+    ...SANDBOX_STRIPE,
+    apiUrl: (e.STRIPE_API_URL ?? `http://127.0.0.1:${e.SANDBOX_STRIPE_PORT}`).replace(/\/+$/, ''),
+    prices: sandboxPrices(),
+    sandbox: true,
+  };
+}
+
+/** The price ids the sandbox creates, for every paid plan and period. */
+export function sandboxPrices(): Record<string, string> {
+  return Object.fromEntries(
+    PAID_PLANS.flatMap((plan) =>
+      BILLING_PERIODS.map((period) => [`${plan}:${period}`, sandboxPriceId(plan, period)]),
+    ),
+  );
 }
 
 function twilioSettings(e: z.infer<typeof envSchema>, publicUrl: string): TwilioSettings | null {

@@ -7,6 +7,7 @@ import {
   SANDBOX_GOOGLE_ADS,
   SANDBOX_META,
   SANDBOX_SHOPIFY,
+  SANDBOX_STRIPE,
   SANDBOX_TWILIO,
   type Config,
 } from './config.ts';
@@ -16,7 +17,8 @@ import { createCheckEngine, type CheckEngine } from './engine/check-engine.ts';
 import { startJobs } from './jobs/job-queue.ts';
 import { systemClock } from './lib/clock.ts';
 import { createAckLinks } from './modules/alerts/ack-link.ts';
-import { createSandboxPlanGrant } from './modules/users/sandbox-plan-grant.ts';
+import { createBillingWorker } from './modules/billing/billing-worker.ts';
+import { sandboxStripePrices } from './modules/billing/sandbox-prices.ts';
 import { DEFAULT_PHONE_POLICY } from './engine/phone-delivery.ts';
 import { createEmailSender } from './notify/email.ts';
 import { createTwilioClient } from './notify/twilio.ts';
@@ -71,8 +73,10 @@ async function main(config: Config): Promise<void> {
               : undefined,
           // And the Meta app (Facebook Login and the Graph API).
           meta: config.meta?.appId === SANDBOX_META.appId ? { ...SANDBOX_META } : undefined,
-          // Paid plans start only through checkout, which does not exist yet; the sandbox page starts them.
-          plans: createSandboxPlanGrant({ users: store.users, clock }),
+          // And the Stripe account: its prices, Checkout, the customer portal and signed webhooks.
+          stripe: config.stripe?.sandbox
+            ? { ...SANDBOX_STRIPE, prices: sandboxStripePrices(), apiPort: config.sandboxStripePort }
+            : undefined,
         })
       : undefined;
 
@@ -111,8 +115,8 @@ async function main(config: Config): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   if (sandbox) {
-    const { smtpPort } = await sandbox.start();
-    app.log.info({ smtpPort, page: `${config.publicUrl}/sandbox` }, 'sandbox providers started');
+    const { smtpPort, stripePort } = await sandbox.start();
+    app.log.info({ smtpPort, stripePort, page: `${config.publicUrl}/sandbox` }, 'sandbox providers started');
   }
   const ackLinks = createAckLinks({ serverSecrets: store.serverSecrets, clock, publicUrl: config.publicUrl });
   await jobs.run({
@@ -126,6 +130,14 @@ async function main(config: Config): Promise<void> {
     phone: config.twilio ? createTwilioClient(config.twilio) : null,
     phonePolicy: DEFAULT_PHONE_POLICY,
     queue: jobs.queue,
+    billing: config.stripe
+      ? createBillingWorker({
+          store,
+          clock,
+          settings: config.stripe,
+          publicUrl: config.publicUrl,
+        })
+      : null,
   });
   if (runWorkers && !stopping) {
     const connected = tokenCipher

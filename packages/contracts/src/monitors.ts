@@ -204,6 +204,8 @@ const monitorState = {
   emailSettings: emailChannel,
   status: z.enum(MONITOR_STATUSES),
   paused: z.boolean(),
+  /** Why Vigil paused it (the plan's limits), in words; null when running or paused by the person. */
+  pauseReason: z.string().nullable(),
   lastCheckedAt: isoDate.nullable(),
   lastResponseMs: z.number().int().nullable(),
   lastError: z.string().nullable(),

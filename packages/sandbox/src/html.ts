@@ -25,7 +25,7 @@ export function page(title: string, body: string): string {
   th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e3ebeb; vertical-align: top; }
   pre { white-space: pre-wrap; background: #f4f7f7; padding: 12px; border-radius: 6px; }
   label { display: block; margin: 12px 0 4px; font-weight: 600; }
-  input[type=email], input[type=text], input[type=tel], select { width: 100%; max-width: 360px; padding: 8px; font: inherit; }
+  input[type=email], input[type=text], input[type=tel], select { width: 100%; max-width: 360px; padding: 8px; font: inherit; box-sizing: border-box; }
   button { font: inherit; padding: 8px 16px; margin-right: 8px; border-radius: 6px; border: 1px solid #0b5d5b; cursor: pointer; }
   button.primary { background: #0b5d5b; color: #fff; }
   .muted { color: #5b6e70; }

@@ -14,8 +14,12 @@ import { registerMetaGraph } from './meta-graph.ts';
 import { registerMetaDialog } from './meta-oauth.ts';
 import { metaSummary, registerMetaPage } from './meta-page.ts';
 import { OidcProvider } from './oidc.ts';
-import { plansSummary, registerPlanRoutes, type SandboxPlans } from './plans.ts';
 import { ShopifySandbox, type ShopifyOptions } from './shopify.ts';
+import { StripeSandbox, type StripeOptions } from './stripe.ts';
+import { registerStripeApi } from './stripe-api.ts';
+import { registerStripeCheckoutPage } from './stripe-checkout-page.ts';
+import { registerStripePage, stripeSummary } from './stripe-page.ts';
+import { registerStripePortalPage } from './stripe-portal-page.ts';
 import { registerShopifyAdminApi } from './shopify-admin-api.ts';
 import { registerShopifyApi } from './shopify-api.ts';
 import { registerShopifyOAuth } from './shopify-oauth.ts';
@@ -28,7 +32,6 @@ import { TwilioSandbox, type TwilioOptions } from './twilio.ts';
 
 export type { Mail } from './mailbox.ts';
 export { Mailbox } from './mailbox.ts';
-export type { SandboxPlans } from './plans.ts';
 export type {
   CallStatus,
   MessageStatus,
@@ -102,6 +105,25 @@ export {
   MetaActionError,
   MetaSandbox,
 } from './meta.ts';
+export type {
+  AdvanceResult,
+  CardUpdateOutcome,
+  DeliveryTrigger,
+  EventStatus,
+  PayOutcome,
+  StripeCardView,
+  StripeCheckoutView,
+  StripeCustomerView,
+  StripeDelivery,
+  StripeEventView,
+  StripeInvoiceView,
+  StripeOptions,
+  StripePrice,
+  StripePriceView,
+  StripeSubscriptionView,
+  TestCardInput,
+} from './stripe.ts';
+export { StripeActionError, StripeSandbox, stripeSignature, TEST_CARDS } from './stripe.ts';
 
 export interface SandboxOptions {
   /** The origin the browser uses, e.g. http://localhost:3000; a function when it is known only after listening. */
@@ -117,8 +139,6 @@ export interface SandboxOptions {
   redirectUris?: string[];
   /** The Twilio account the stand-in plays; random credentials and +15005550006 when absent. */
   twilio?: TwilioOptions;
-  /** Lets the sandbox page start a plan without checkout; no Plans control when absent. */
-  plans?: SandboxPlans;
   /**
    * The Vigil app the Shopify stand-in knows: random credentials when absent. Defaults: appUrl
    * `${publicUrl}/shopify/install`, redirectUris [`${publicUrl}/app/oauth`], complianceWebhookUrl
@@ -135,11 +155,18 @@ export interface SandboxOptions {
    * [`${publicUrl}/app/oauth`], graphVersion v21.0, the development tier's ad-account budget per hour.
    */
   meta?: MetaOptions;
+  /**
+   * The Stripe account the stand-in plays (API key, webhook signing secret, prices): random keys and Vigil's
+   * plans as `price_vigil_{plan}_{month|year}` when absent. Defaults: webhookUrl `${publicUrl}/webhooks/stripe`,
+   * apiPort 0 (a free port).
+   */
+  stripe?: StripeOptions;
 }
 
 export interface Sandbox {
   plugin: FastifyPluginAsync;
-  start(): Promise<{ smtpPort: number }>;
+  /** Starts the SMTP server and the Stripe API's listener (127.0.0.1); answers their ports. */
+  start(): Promise<{ smtpPort: number; stripePort: number }>;
   stop(): Promise<void>;
   mailbox: Mailbox;
   oidc: { readonly issuer: string };
@@ -162,6 +189,13 @@ export interface Sandbox {
    * https://graph.facebook.com); the control page is `${basePath}/meta` and the JSON API `${basePath}/api/meta`.
    */
   meta: MetaSandbox;
+  /**
+   * The Stripe stand-in: its REST API at the root of its own listener, `http://127.0.0.1:{stripePort}/v1/…`
+   * (Stripe's https://api.stripe.com; the SDK takes host, port and protocol but no base path); hosted Checkout
+   * at `${publicUrl}${basePath}/stripe/checkout/{session}`, the customer portal at `…/stripe/portal/{session}`;
+   * the control page is `${basePath}/stripe` and the JSON API `${basePath}/api/stripe`.
+   */
+  stripe: StripeSandbox;
 }
 
 /**
@@ -188,6 +222,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   );
   const google = new GoogleSandbox(options.google ?? GoogleSandbox.generatedOptions(), publicUrl, basePath);
   const meta = new MetaSandbox(options.meta ?? MetaSandbox.generatedOptions(), publicUrl, basePath);
+  const stripe = new StripeSandbox(options.stripe ?? StripeSandbox.generatedOptions(), publicUrl, basePath);
   let listening = false;
 
   const plugin: FastifyPluginAsync = async (app) => {
@@ -219,19 +254,23 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     await app.register(async (scope) => registerMetaDialog(scope, meta, basePath), { prefix: '/meta/www' });
     await app.register(async (scope) => registerMetaGraph(scope, meta), { prefix: '/meta/graph' });
     await app.register(async (scope) => registerMetaApi(scope, meta), { prefix: '/api/meta' });
+    await app.register(async (scope) => registerStripeApi(scope, stripe), { prefix: '/api/stripe' });
     registerPhonePage(app, phone, basePath);
     registerShopifyPage(app, shopify, basePath);
     registerGooglePage(app, google, basePath);
     registerMetaPage(app, meta, basePath);
-    if (options.plans) registerPlanRoutes(app, options.plans, basePath);
+    registerStripeCheckoutPage(app, stripe, basePath);
+    registerStripePortalPage(app, stripe, basePath);
+    registerStripePage(app, stripe, basePath);
     // The home page lists the mail and a line for each of the other stand-ins.
     const summaries = () =>
-      `${phoneSummary(phone, basePath)}${shopifySummary(shopify, basePath)}${googleSummary(google, basePath)}${metaSummary(meta, basePath)}${options.plans ? plansSummary(basePath) : ''}`;
+      `${phoneSummary(phone, basePath)}${shopifySummary(shopify, basePath)}${googleSummary(google, basePath)}${metaSummary(meta, basePath)}${stripeSummary(stripe, basePath)}`;
     registerMailRoutes(app, mailbox, basePath, () => oidc.issuer, options.oidcClientId, summaries);
     // A held request, a ringing call or a webhook retry must not keep a closing server waiting.
     app.addHook('preClose', async () => {
       phone.dispose();
       shopify.dispose();
+      stripe.dispose();
     });
   };
 
@@ -243,6 +282,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     shopify,
     google,
     meta,
+    stripe,
     async start() {
       await oidc.start();
       await new Promise<void>((resolve, reject) => {
@@ -253,11 +293,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         });
       });
       listening = true;
-      return { smtpPort: (smtp.server.address() as AddressInfo).port };
+      const stripePort = await stripe.start();
+      return { smtpPort: (smtp.server.address() as AddressInfo).port, stripePort };
     },
     async stop() {
       phone.dispose();
       shopify.dispose();
+      await stripe.stop();
       if (!listening) return;
       listening = false;
       await new Promise<void>((resolve) => smtp.close(() => resolve()));

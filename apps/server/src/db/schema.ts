@@ -28,6 +28,13 @@ export const users = pgTable('users', {
   plan: text('plan').notNull().default('Free'),
   /** Unix seconds when the plan period ends; null before any plan was chosen (answered as the spec's '0'). */
   planExpiresAt: bigint('plan_expires_at', { mode: 'number' }),
+  /**
+   * The plan whose limits the person's monitors were last brought within ('None' once every plan ended); null
+   * before any. The plan-limits job compares it with the plan in force now (modules/billing/plan-limits.ts).
+   */
+  limitsPlan: text('limits_plan'),
+  /** The `plan_expires_at` the "your plan ends soon" email was sent for, so it goes once per period. */
+  planEndWarnedFor: bigint('plan_end_warned_for', { mode: 'number' }),
   industry: text('industry'),
   telPhone: text('tel_phone'),
   contactEmail: text('contact_email'),
@@ -141,6 +148,8 @@ export const monitors = pgTable(
     alertSettings: jsonb('alert_settings').notNull(),
     languageCode: text('language_code').notNull(),
     paused: boolean('paused').notNull().default(false),
+    /** Why Vigil paused it (the plan's limits); null when it runs or the person paused it. */
+    pauseReason: text('pause_reason'),
     /** pending (never checked), up, down (an incident is open). Paused is `paused`. */
     status: text('status').notNull().default('pending'),
     nextCheckAt: timestamptz('next_check_at').notNull(),
@@ -467,5 +476,108 @@ export const webhookEvents = pgTable(
   (table) => [
     primaryKey({ columns: [table.provider, table.eventId] }),
     index('webhook_events_received_at_idx').on(table.receivedAt),
+  ],
+);
+
+/**
+ * A plan bought through Stripe Checkout: pending until the webhook says the session completed. Its id is the
+ * Checkout Session's `client_reference_id` and the Idempotency-Key of the call that opened it.
+ */
+export const planOrders = pgTable(
+  'plan_orders',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    plan: text('plan').notNull(),
+    period: text('period').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** pending, active or failed (contracts PLAN_ORDER_STATUSES). */
+    status: text('status').notNull(),
+    failureReason: text('failure_reason'),
+    failureMessage: text('failure_message'),
+    checkoutSessionId: text('checkout_session_id').unique(),
+    checkoutUrl: text('checkout_url'),
+    subscriptionId: text('subscription_id'),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+    activatedAt: timestamptz('activated_at'),
+  },
+  (table) => [index('plan_orders_user_id_created_at_idx').on(table.userId, table.createdAt)],
+);
+
+/**
+ * A person's Stripe customer and the subscription their plan follows, as Stripe last described it: every
+ * billing event re-reads the subscription from Stripe and writes it here whole, so events in any order end in
+ * Stripe's latest state.
+ */
+export const billingAccounts = pgTable('billing_accounts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  customerId: text('customer_id').notNull().unique(),
+  subscriptionId: text('subscription_id').unique(),
+  plan: text('plan'),
+  period: text('period'),
+  /** Stripe's subscription status: active, past_due, canceled, incomplete, … */
+  status: text('status'),
+  periodStart: timestamptz('period_start'),
+  periodEnd: timestamptz('period_end'),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  endedAt: timestamptz('ended_at'),
+  amountCents: integer('amount_cents'),
+  currency: text('currency'),
+  /** When a failed renewal's grace ends: the plan runs until then unless a payment arrives. */
+  graceUntil: timestamptz('grace_until'),
+  createdAt: timestamptz('created_at').notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
+});
+
+/**
+ * Stripe events received, by event id: written with the verified payload before the answer, applied by a job,
+ * `applied_at` set in the transaction that applies it. A retried or replayed event is a no-op.
+ */
+export const stripeEvents = pgTable(
+  'stripe_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').notNull(),
+    receivedAt: timestamptz('received_at').notNull(),
+    appliedAt: timestamptz('applied_at'),
+    /** What applying it did or why it was ignored, for support. */
+    outcome: text('outcome'),
+  },
+  (table) => [
+    index('stripe_events_unapplied_idx')
+      .on(table.receivedAt)
+      .where(sql`applied_at is null`),
+  ],
+);
+
+/**
+ * Emails about the account (plan ending, payment failed, monitors paused), written in the transaction that
+ * decides them under a key that makes each one once (`plan-ended:<user>:<expiry>`), sent by a job.
+ */
+export const accountNotices = pgTable(
+  'account_notices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull().unique(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    sentAt: timestamptz('sent_at'),
+  },
+  (table) => [
+    index('account_notices_unsent_idx')
+      .on(table.createdAt)
+      .where(sql`sent_at is null`),
   ],
 );

@@ -1,4 +1,7 @@
 import { createAlertRepository } from '../engine/alert.repository.ts';
+import { createBillingRepository } from '../modules/billing/billing.repository.ts';
+import { createNoticeRepository } from '../modules/billing/notice.repository.ts';
+import { createPlanLimitsRepository } from '../modules/billing/plan-limits.repository.ts';
 import { createCheckRepository } from '../engine/check.repository.ts';
 import { createPhoneRepository } from '../engine/phone.repository.ts';
 import { createIncidentRepository } from '../modules/alerts/incident.repository.ts';
@@ -30,6 +33,9 @@ function createRepositories(db: Db) {
     alerting: createAlertRepository(db),
     phone: createPhoneRepository(db),
     connections: createConnectionRepository(db),
+    billing: createBillingRepository(db),
+    notices: createNoticeRepository(db),
+    planLimits: createPlanLimitsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -3,6 +3,8 @@ import type { CheckerMap } from '../checks/all-checkers.ts';
 import type { CheckOutcome } from '../checks/checker.ts';
 import type { Store } from '../db/store.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
+import { applyPlanLimitsJob } from '../jobs/apply-plan-limits.job.ts';
+import { sweepBillingJob } from '../jobs/apply-stripe-event.job.ts';
 import { rollUpResultsJob } from '../jobs/roll-up-results.job.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
 import { countCheck } from '../modules/monitors/uptime-tally.ts';
@@ -29,6 +31,10 @@ const REPEAT_BATCH = 100;
 const STRANDED_DELIVERY_MS = 30_000;
 const STRANDED_SWEEP_MS = 15_000;
 const ROLL_UP_EVERY_SECONDS = 600;
+/** Stripe events whose job was lost are re-queued this often (jobs/apply-stripe-event.job.ts). */
+const BILLING_SWEEP_SECONDS = 60;
+/** Plans that ended or shrank are applied, and their warnings sent, this often (jobs/apply-plan-limits.job.ts). */
+const PLAN_LIMITS_EVERY_SECONDS = 60;
 
 export interface CheckEngineOptions {
   store: Store;
@@ -84,6 +90,8 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   let lastRepeatSweep = 0;
   let lastStrandedSweep = 0;
   let lastRollUp = 0;
+  let lastBillingSweep = 0;
+  let lastPlanLimits = 0;
 
   async function claimAndStart(limit: number): Promise<number> {
     const now = clock.now();
@@ -285,6 +293,14 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     if (lastRollUp === 0 || at - lastRollUp >= ROLL_UP_EVERY_SECONDS * 1000) {
       lastRollUp = at;
       await queue.send(rollUpResultsJob, {}, { oncePerSeconds: ROLL_UP_EVERY_SECONDS });
+    }
+    if (lastBillingSweep === 0 || at - lastBillingSweep >= BILLING_SWEEP_SECONDS * 1000) {
+      lastBillingSweep = at;
+      await queue.send(sweepBillingJob, {}, { oncePerSeconds: BILLING_SWEEP_SECONDS });
+    }
+    if (lastPlanLimits === 0 || at - lastPlanLimits >= PLAN_LIMITS_EVERY_SECONDS * 1000) {
+      lastPlanLimits = at;
+      await queue.send(applyPlanLimitsJob, {}, { oncePerSeconds: PLAN_LIMITS_EVERY_SECONDS });
     }
   }
 

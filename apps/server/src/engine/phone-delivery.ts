@@ -1,7 +1,7 @@
 import type { JobAttempt } from '../jobs/job.ts';
 import { sendEmailJob } from '../jobs/send-email.job.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
-import { effectivePlan } from '../modules/plans/plan-catalogue.ts';
+import { effectivePlan, NO_PLAN } from '../modules/plans/plan-catalogue.ts';
 import { alertCallTwiml, alertSms } from '../notify/alert-phone.ts';
 import { quotaEmail } from '../notify/quota-email.ts';
 import { TWILIO_UNSUBSCRIBED, TwilioError, type TwilioResource } from '../notify/twilio.ts';
@@ -37,7 +37,9 @@ async function refusalOf(delivery: DeliveryToSend, deps: DeliverDeps, now: Date)
   const plan = effectivePlan(delivery, now);
   const channel = delivery.channel as PhoneChannel;
   if (!plan.channels.includes(channel)) {
-    return `The ${plan.name} plan has no ${channel === 'sms' ? 'SMS' : 'call'} alerts, so this alert went by email.`;
+    const which =
+      plan === NO_PLAN ? 'No plan runs (the Free period ended), so there are' : `The ${plan.name} plan has`;
+    return `${which} no ${channel === 'sms' ? 'SMS' : 'call'} alerts, so this alert went by email.`;
   }
   if (channel === 'sms') {
     const stopped = (await deps.store.phone.optedOut([delivery.recipient])).get(delivery.recipient);

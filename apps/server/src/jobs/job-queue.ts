@@ -15,6 +15,11 @@ export interface SendOptions {
   oncePerSeconds?: number;
   /** The job waits this long before a worker may take it. */
   startAfterSeconds?: number;
+  /**
+   * The job's id (a uuid): sending again while a job with that id is still kept (queued, running, retrying,
+   * or finished within the last hour) creates nothing, so a sweep can re-send without doubling the work.
+   */
+  id?: string;
 }
 
 export interface Jobs {
@@ -94,9 +99,12 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
         if (options?.oncePerSeconds) {
           await boss.sendThrottled(job.name, data, {}, options.oncePerSeconds, job.name);
         } else if (options?.startAfterSeconds) {
-          await boss.send(job.name, data, { startAfter: options.startAfterSeconds });
+          await boss.send(job.name, data, {
+            startAfter: options.startAfterSeconds,
+            ...(options.id ? { id: options.id } : {}),
+          });
         } else {
-          await boss.send(job.name, data);
+          await boss.send(job.name, data, options?.id ? { id: options.id } : {});
         }
         // A worker in this process starts at once instead of at its next poll.
         for (const id of localWorkers.get(job.name) ?? []) boss.notifyWorker(id);

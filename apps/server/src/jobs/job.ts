@@ -5,7 +5,13 @@ import type { Clock } from '../lib/clock.ts';
 import type { PhonePolicy } from '../engine/phone-delivery.ts';
 import type { EmailSender } from '../notify/email.ts';
 import type { PhoneSender } from '../notify/twilio.ts';
+import type { StripeEventProcessor } from '../modules/billing/stripe-events.ts';
 import type { JobQueue } from './job-queue.ts';
+
+/** What the billing jobs need: null when this server takes no payments (no Stripe and no sandbox). */
+export interface BillingWorker {
+  events: StripeEventProcessor;
+}
 
 /** What job handlers may use. */
 export interface WorkerDeps {
@@ -22,6 +28,7 @@ export interface WorkerDeps {
   ackLink(incidentId: string): Promise<string>;
   /** The origin people reach Vigil at, for links in messages. */
   publicUrl: string;
+  billing?: BillingWorker | null;
   /** Raw check results are kept this long, then only their hourly roll-ups. */
   resultRetentionHours: number;
 }

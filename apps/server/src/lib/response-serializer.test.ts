@@ -28,6 +28,7 @@ const monitor: Monitor = {
   emailSettings: { checked: true, name: 'Owner', isAgree: false, email: 'owner@shop.example' },
   status: 'up',
   paused: false,
+  pauseReason: null,
   lastCheckedAt: '2026-03-01T10:00:00.000Z',
   lastResponseMs: 120,
   lastError: null,

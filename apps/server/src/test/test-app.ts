@@ -10,8 +10,16 @@ import type { Database } from '../db/database.ts';
 import { createStore } from '../db/store.ts';
 import { startJobs, type Jobs } from '../jobs/job-queue.ts';
 import { createAckLinks } from '../modules/alerts/ack-link.ts';
-import { createSandboxPlanGrant } from '../modules/users/sandbox-plan-grant.ts';
-import { SANDBOX_GOOGLE_ADS, SANDBOX_META, SANDBOX_SHOPIFY, SANDBOX_TWILIO } from '../config.ts';
+import {
+  SANDBOX_GOOGLE_ADS,
+  SANDBOX_META,
+  SANDBOX_SHOPIFY,
+  SANDBOX_STRIPE,
+  SANDBOX_TWILIO,
+  sandboxPrices,
+} from '../config.ts';
+import { createBillingWorker } from '../modules/billing/billing-worker.ts';
+import { sandboxStripePrices } from '../modules/billing/sandbox-prices.ts';
 import { createTokenCipher, newTokenKey, parseTokenKeys } from '../lib/token-cipher.ts';
 import { DEFAULT_PHONE_POLICY, type PhonePolicy } from '../engine/phone-delivery.ts';
 import { createEmailSender } from '../notify/email.ts';
@@ -77,9 +85,15 @@ export async function startTestApp(
       redirectUris: [`${url}/app/oauth`],
       now: () => clock.now().getTime(),
     },
-    plans: createSandboxPlanGrant({ users: store.users, clock }),
+    stripe: {
+      ...SANDBOX_STRIPE,
+      prices: sandboxStripePrices(),
+      apiPort: 0,
+      webhookRetryDelaysMs: [50, 200],
+      now: () => clock.now().getTime(),
+    },
   });
-  const { smtpPort } = await sandbox.start();
+  const { smtpPort, stripePort } = await sandbox.start();
   const jobs: Jobs = await startJobs({ database, runWorkers: true });
   const deps: AppDeps = {
     config: {
@@ -110,6 +124,12 @@ export async function startTestApp(
         graphUrl: `${url}/sandbox/meta/graph`,
         dialogUrl: `${url}/sandbox/meta/www`,
       },
+      stripe: {
+        ...SANDBOX_STRIPE,
+        apiUrl: `http://127.0.0.1:${stripePort}`,
+        prices: sandboxPrices(),
+        sandbox: true,
+      },
     },
     tokenCipher: createTokenCipher(parseTokenKeys(newTokenKey('test'))),
     phonePolicy,
@@ -135,6 +155,12 @@ export async function startTestApp(
     phone: createTwilioClient(twilio),
     phonePolicy,
     queue: jobs.queue,
+    billing: createBillingWorker({
+      store,
+      clock,
+      settings: deps.config.stripe!,
+      publicUrl: url,
+    }),
   });
   await app.ready();
   server.on('request', app.routing);

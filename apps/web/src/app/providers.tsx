@@ -7,10 +7,11 @@ import { theme } from './theme.ts';
 export const NOTIFICATIONS = { position: 'bottom-right', autoClose: 4000, limit: 5 } as const;
 
 // Mantine's default dimmed grey is 3.3:1 on white; this one reads at 5.9:1 (WCAG AA for body text).
+// Mantine's darkest orange is 4.3:1; warnings written in orange use this one, 5.4:1.
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': '#5c6670' },
-  dark: {},
+  light: { '--mantine-color-dimmed': '#5c6670', '--vigil-color-warning-text': '#b54708' },
+  dark: { '--vigil-color-warning-text': 'var(--mantine-color-orange-4)' },
 });
 
 export function Providers({ children }: { children: ReactNode }) {

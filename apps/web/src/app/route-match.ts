@@ -50,3 +50,9 @@ export function isShellOmitted(pathname: string): boolean {
   const path = stripBase(pathname).replace(/\/+$/, '');
   return path === '/onboarding' || path === '/pricing' || path.includes('payment');
 }
+
+/** The pages Stripe Checkout returns to. */
+export function isPaymentOutcome(pathname: string): boolean {
+  const path = stripBase(pathname).replace(/\/+$/, '');
+  return path === '/payment-success' || path === '/payment-error';
+}

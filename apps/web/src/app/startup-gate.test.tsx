@@ -107,6 +107,20 @@ describe('StartupGate', () => {
     expect(screen.queryByRole('navigation')).toBeNull();
   });
 
+  it('lets a new Free user wait on the payment pages for Stripe, instead of sending them to /pricing', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(answer({ ...ready, planExpiresin: '0' }));
+    renderGate('/app/payment-success?order=ord_1');
+    expect(await screen.findByTestId('page')).toHaveTextContent('/payment-success?order=ord_1');
+  });
+
+  it('still sends an incomplete user from the payment pages to /onboarding', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(answer({ ...ready, industry: null, planExpiresin: '0' }));
+    renderGate('/app/payment-error?order=ord_1');
+    expect(await screen.findByTestId('page')).toHaveTextContent(/^\/onboarding$/);
+  });
+
   it('sends an ended period to /pricing?planExpiresin=… when AB_PRICING is set', async () => {
     Cookies.set('token', 't', { path: '/' });
     window.localStorage.setItem('AB_PRICING', '1');

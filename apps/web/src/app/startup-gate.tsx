@@ -7,7 +7,7 @@ import { parseQuery, stringifyQuery } from '../lib/query-string.ts';
 import { getToken, isAbPricingSet, removeToken, setUserInfo } from '../lib/session.ts';
 import { useUserInfo } from '../lib/use-user-info.ts';
 import { BASENAME } from './route-table.ts';
-import { isShellOmitted } from './route-match.ts';
+import { isPaymentOutcome, isShellOmitted } from './route-match.ts';
 import { decideStartup, isElsewhere, nowInSeconds } from './startup.ts';
 import { useLogout } from './use-logout.ts';
 
@@ -54,7 +54,10 @@ export default function StartupGate({ children }: { children: ReactNode }) {
   if (!load || !user) return <FullPageSpinner label="Loading your account" />;
 
   const next = decideStartup({ user, query, now: nowInSeconds(), abPricing: isAbPricingSet() });
-  if (next && isElsewhere(next, location)) {
+  // The payment pages finish choosing a plan. Stripe can send the person back before its webhook has started
+  // the plan; rules 2 and 3 would then send them to /pricing and lose the order they are waiting for.
+  const choosingPlan = next?.pathname === '/pricing' && isPaymentOutcome(location.pathname);
+  if (next && !choosingPlan && isElsewhere(next, location)) {
     return <Navigate to={{ pathname: next.pathname, search: next.search }} replace={next.replace} />;
   }
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button, Container, Group } from '@mantine/core';
+import { Box, Button, Container, Group } from '@mantine/core';
 import { Link } from 'react-router';
 import { IconLogout } from './icons.tsx';
 import { Logo } from './logo.tsx';
@@ -22,14 +22,19 @@ export function BareHeader({
         </Link>
         <Group gap="xs" wrap="nowrap">
           {children}
+          {/* On a phone the words would push the header wider than the screen: the icon stays, named. */}
           <Button
             variant="subtle"
             color="gray"
-            leftSection={<IconLogout size={16} />}
             onClick={onLogout}
             loading={loggingOut}
+            aria-label="Log out"
+            px={{ base: 'xs', xs: 'md' }}
           >
-            Log out
+            <IconLogout size={16} />
+            <Box component="span" visibleFrom="xs" ml={8}>
+              Log out
+            </Box>
           </Button>
         </Group>
       </Group>

@@ -1,13 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Plan, UserInfo } from '@vigil/contracts';
+import type { UserInfo } from '@vigil/contracts';
 import { getUserInfo as getStoredUser, setUserInfo } from '../lib/session.ts';
-import { expectNoPlaceholderWords } from '../test/no-placeholders.ts';
 import { renderWithProviders, Where } from '../test/render.tsx';
-import { choosePlan } from '../features/plans/api/choose-plan.ts';
-import { getPlans } from '../features/plans/api/get-plans.ts';
 import { submitOnboarding } from '../features/user/api/submit-onboarding.ts';
 import { forgetPassword } from '../features/auth/api/forget-password.ts';
 import { login } from '../features/auth/api/login.ts';
@@ -15,16 +12,12 @@ import { register } from '../features/auth/api/register.ts';
 import LoginPage from './login-page.tsx';
 import RegisterPage from './register-page.tsx';
 import OnboardingPage from './onboarding-page.tsx';
-import PricingPage from './pricing-page.tsx';
 
 vi.mock('../features/user/api/submit-onboarding.ts', () => ({ submitOnboarding: vi.fn() }));
-vi.mock('../features/plans/api/get-plans.ts', () => ({ getPlans: vi.fn() }));
-vi.mock('../features/plans/api/choose-plan.ts', () => ({ choosePlan: vi.fn() }));
 vi.mock('../features/auth/api/forget-password.ts', () => ({ forgetPassword: vi.fn() }));
 vi.mock('../features/auth/api/login.ts', () => ({ login: vi.fn() }));
 vi.mock('../features/auth/api/register.ts', () => ({ register: vi.fn() }));
 
-const NOW = Math.floor(Date.now() / 1000);
 const newUser: UserInfo = {
   email: 'owner@shop.com',
   industry: null,
@@ -34,32 +27,6 @@ const newUser: UserInfo = {
   planExpiresin: '0',
 };
 const binding = encodeURIComponent(JSON.stringify({ auth: 'false', key: 'shop-42' }));
-
-const free: Plan = {
-  name: 'Free',
-  priceMonthlyCents: 0,
-  periodDays: 14,
-  maxMonitors: 3,
-  minIntervalSeconds: 300,
-  channels: ['email', 'sms'],
-  smsPerMonth: 20,
-  callsPerMonth: 0,
-  highlights: ['Website and Shopify monitors'],
-  checkout: false,
-};
-const pro: Plan = {
-  ...free,
-  name: 'Pro',
-  priceMonthlyCents: 2900,
-  periodDays: 30,
-  maxMonitors: 50,
-  minIntervalSeconds: 60,
-  channels: ['email', 'sms', 'call'],
-  smsPerMonth: 500,
-  callsPerMonth: 100,
-  highlights: ['Phone calls that wake you up'],
-  checkout: true,
-};
 
 function renderAt(url: string, path: string, page: React.ReactElement) {
   return renderWithProviders(
@@ -73,8 +40,6 @@ function renderAt(url: string, path: string, page: React.ReactElement) {
 
 beforeEach(() => {
   vi.mocked(submitOnboarding).mockReset();
-  vi.mocked(getPlans).mockReset();
-  vi.mocked(choosePlan).mockReset();
   vi.mocked(forgetPassword).mockReset();
   vi.mocked(login).mockReset();
   vi.mocked(register).mockReset();
@@ -109,76 +74,6 @@ describe('onboarding page', () => {
     });
     expect(await screen.findByTestId('where')).toHaveTextContent(`/pricing?redirect=${binding}`);
     expect(getStoredUser()).toEqual(saved);
-  });
-});
-
-describe('pricing page', () => {
-  it('shows each plan with its price and limits; paid plans wait for billing', async () => {
-    setUserInfo({ ...newUser, industry: 'Pets', contactEmail: 'owner@shop.com' });
-    vi.mocked(getPlans).mockResolvedValue({ ok: true, status: 200, data: { list: [free, pro] } });
-    renderAt('/app/pricing', '/pricing', <PricingPage />);
-    const proCard = await screen.findByRole('region', { name: 'Pro' });
-    expect(within(proCard).getByText('$29')).toBeInTheDocument();
-    expect(within(proCard).getByText('1 minute')).toBeInTheDocument();
-    expect(within(proCard).getByText('Email, SMS, Phone calls')).toBeInTheDocument();
-    expect(within(proCard).getByText('100 calls a month')).toBeInTheDocument();
-    expect(within(proCard).getByText('Phone calls that wake you up')).toBeInTheDocument();
-    const checkout = within(proCard).getByRole('button', { name: 'Opens with billing' });
-    expect(checkout).toBeDisabled();
-    expectNoPlaceholderWords(document.body.textContent);
-  });
-
-  it('says when the period has ended', async () => {
-    setUserInfo({ ...newUser, industry: 'Pets', contactEmail: 'a@b.co', planExpiresin: NOW - 10 });
-    vi.mocked(getPlans).mockResolvedValue({ ok: true, status: 200, data: { list: [free] } });
-    renderAt(`/app/pricing?planExpiresin=${NOW - 10}`, '/pricing', <PricingPage />);
-    expect(await screen.findByText('Your plan period has ended')).toBeInTheDocument();
-  });
-
-  it('chooses Free, stores the user and continues to /monitor_create with a pending binding', async () => {
-    setUserInfo({ ...newUser, industry: 'Pets', contactEmail: 'owner@shop.com' });
-    const chosen = {
-      ...newUser,
-      industry: 'Pets',
-      contactEmail: 'owner@shop.com',
-      planExpiresin: NOW + 14 * 86_400,
-    };
-    vi.mocked(getPlans).mockResolvedValue({ ok: true, status: 200, data: { list: [free, pro] } });
-    vi.mocked(choosePlan).mockResolvedValue({ ok: true, status: 200, data: chosen });
-    renderAt(`/app/pricing?redirect=${binding}`, '/pricing', <PricingPage />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Choose Free' }));
-    expect(choosePlan).toHaveBeenCalledWith('Free');
-    expect(await screen.findByTestId('where')).toHaveTextContent(`/monitor_create?redirect=${binding}`);
-    expect(getStoredUser()).toEqual(chosen);
-  });
-
-  it('continues to /monitor without a binding', async () => {
-    setUserInfo({ ...newUser, industry: 'Pets', contactEmail: 'owner@shop.com' });
-    vi.mocked(getPlans).mockResolvedValue({ ok: true, status: 200, data: { list: [free] } });
-    vi.mocked(choosePlan).mockResolvedValue({
-      ok: true,
-      status: 200,
-      data: { ...newUser, industry: 'Pets', contactEmail: 'owner@shop.com', planExpiresin: NOW + 100 },
-    });
-    renderAt('/app/pricing', '/pricing', <PricingPage />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Choose Free' }));
-    expect(await screen.findByTestId('where')).toHaveTextContent(/^\/monitor$/);
-  });
-
-  it('offers a retry when the plans fail to load', async () => {
-    setUserInfo({ ...newUser, industry: 'Pets', contactEmail: 'owner@shop.com' });
-    vi.mocked(getPlans)
-      .mockResolvedValueOnce({
-        ok: false,
-        status: 0,
-        data: undefined,
-        code: 'NETWORK_ERROR',
-        message: 'unkow error',
-      })
-      .mockResolvedValueOnce({ ok: true, status: 200, data: { list: [free] } });
-    renderAt('/app/pricing', '/pricing', <PricingPage />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('button', { name: 'Choose Free' })).toBeInTheDocument();
   });
 });
 

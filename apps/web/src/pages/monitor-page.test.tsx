@@ -100,6 +100,24 @@ describe('monitor list', () => {
     expect(getMonitors).toHaveBeenCalledWith({ page: 1, pageSize: 20 }, expect.any(AbortSignal));
   });
 
+  it('says which monitors Vigil paused because of the plan, and why', async () => {
+    const overLimit = aMonitor({
+      monitorId: id(4),
+      name: 'Fourth shop',
+      status: 'paused',
+      paused: true,
+      pauseReason: 'Free runs 3 monitors at a time: this one waits for a plan with more.',
+    });
+    vi.mocked(getMonitors).mockResolvedValue(pageOf([storefront, blog, overLimit]));
+    renderAt('/app/monitor');
+    const rows = within(await screen.findByRole('table')).getAllByRole('row');
+    expect(within(rows[3]!).getByText('Paused by plan')).toBeInTheDocument();
+    expect(rows[3]).toHaveTextContent('Free runs 3 monitors at a time: this one waits for a plan with more.');
+    // Paused by the person: no plan reason.
+    expect(within(rows[2]!).getByText('Paused')).toBeInTheDocument();
+    expect(within(rows[2]!).queryByText('Paused by plan')).not.toBeInTheDocument();
+  });
+
   it('pauses and starts exactly the selected monitors, then reloads', async () => {
     vi.mocked(getMonitors).mockResolvedValue(pageOf());
     vi.mocked(pauseMonitors).mockResolvedValue(ok({ count: 2 }));
@@ -283,6 +301,36 @@ describe('monitor detail', () => {
     vi.mocked(getMonitorInfo).mockResolvedValue(ok({ ...checkout, status: 'paused', paused: true }));
     renderAt(`/app/monitor?monitorId=${id(2)}`);
     expect(await screen.findByRole('button', { name: 'Check now' })).toBeDisabled();
+  });
+
+  it('explains a pause by the plan, with a way to the plans', async () => {
+    vi.mocked(getMonitorInfo).mockResolvedValue(
+      ok({
+        ...checkout,
+        status: 'paused',
+        paused: true,
+        pauseReason: 'Your Free period ended on March 1, 2026, so no plan runs this monitor.',
+      }),
+    );
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    const notice = await screen.findByRole('alert', { name: 'Paused by your plan' });
+    expect(notice).toHaveTextContent(
+      'Your Free period ended on March 1, 2026, so no plan runs this monitor.',
+    );
+    expect(within(notice).getByRole('link', { name: 'Compare plans' })).toHaveAttribute(
+      'href',
+      '/app/pricing',
+    );
+    expect(screen.getByText('Paused by plan')).toBeInTheDocument();
+  });
+
+  it('a monitor the person paused says how to start it again, with no plan notice', async () => {
+    vi.mocked(getMonitorInfo).mockResolvedValue(ok({ ...checkout, status: 'paused', paused: true }));
+    renderAt(`/app/monitor?monitorId=${id(2)}`);
+    expect(await screen.findByRole('alert', { name: 'Paused' })).toHaveTextContent(
+      'until you start this monitor again',
+    );
+    expect(screen.queryByText('Paused by your plan')).not.toBeInTheDocument();
   });
 
   it('pauses this monitor, and deletes it after a confirmation, back to the list', async () => {

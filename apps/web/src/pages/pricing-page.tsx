@@ -1,39 +1,71 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Container, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import {
+  Alert,
+  Button,
+  Container,
+  Group,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { Link, useLocation } from 'react-router';
-import type { Plan } from '@vigil/contracts';
+import type {
+  BillingPeriod,
+  Plan,
+  PlanCoverage,
+  PlanOrderAccounts,
+  SubscriptionInfo,
+} from '@vigil/contracts';
 import { BareHeader } from '../components/bare-header.tsx';
 import { ErrorState } from '../components/page-states.tsx';
 import { IconAlertTriangle } from '../components/icons.tsx';
 import { choosePlan } from '../features/plans/api/choose-plan.ts';
+import { getPlanCoverage } from '../features/plans/api/get-plan-coverage.ts';
 import { getPlans } from '../features/plans/api/get-plans.ts';
+import { getSubscription } from '../features/plans/api/get-subscription.ts';
 import { PlanCard } from '../features/plans/components/plan-card.tsx';
-import { formatPlanDate } from '../features/plans/plan-format.ts';
+import { SubscriptionPanel } from '../features/plans/components/subscription-panel.tsx';
+import { useBillingPortal } from '../features/plans/hooks/use-billing-portal.ts';
+import { useCheckout } from '../features/plans/hooks/use-checkout.ts';
+import { formatPlanDate, planHeadingId } from '../features/plans/plan-format.ts';
+import { isPaying } from '../features/plans/subscription-format.ts';
 import { NO_PLAN_PERIOD, decideStartup, nowInSeconds } from '../app/startup.ts';
 import { useContinue } from '../app/use-continue.ts';
 import { useLogout } from '../app/use-logout.ts';
 import { parseQuery } from '../lib/query-string.ts';
 import { isAbPricingSet } from '../lib/session.ts';
+import { useRequest } from '../lib/use-request.ts';
 import { useUserInfo } from '../lib/use-user-info.ts';
 
-type PlansState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; plans: Plan[] };
+const PERIOD_OPTIONS: { value: BillingPeriod; label: string }[] = [
+  { value: 'month', label: 'Monthly' },
+  { value: 'year', label: 'Yearly' },
+];
 
-function usePlans() {
-  const [state, setState] = useState<PlansState>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    const controller = new AbortController();
-    void getPlans(controller.signal).then((result) => {
-      if (controller.signal.aborted) return;
-      setState(result.ok ? { status: 'ready', plans: result.data.list } : { status: 'failed' });
-    });
-    return () => controller.abort();
-  }, [attempt]);
-  const retry = useCallback(() => {
-    setState({ status: 'loading' });
-    setAttempt((n) => n + 1);
-  }, []);
-  return { state, retry };
+/** A plan's coverage sentence, once the person has something it could cover. */
+function coverageOf(accounts: PlanOrderAccounts | undefined, plan: Plan): PlanCoverage | null {
+  if (!accounts || (accounts.accounts.length === 0 && accounts.monitorCount === 0)) return null;
+  return accounts.plans.find((coverage) => coverage.plan === plan.name) ?? null;
+}
+
+/** The plan running now: from the subscription when it loaded, else from the stored user. */
+function currentPlanName(
+  subscription: SubscriptionInfo | undefined,
+  user: { plan: string; planExpiresin: string | number } | null,
+  nowSeconds: number,
+): string | null {
+  if (subscription) {
+    const { state, planExpiresin } = subscription;
+    if (state === 'ended' || String(planExpiresin) === NO_PLAN_PERIOD) return null;
+    if (state === 'free' && Number(planExpiresin) <= nowSeconds) return null;
+    return subscription.plan;
+  }
+  if (!user || String(user.planExpiresin) === NO_PLAN_PERIOD) return null;
+  return user.plan;
 }
 
 export default function PricingPage() {
@@ -42,7 +74,12 @@ export default function PricingPage() {
   const user = useUserInfo();
   const { afterUserChange } = useContinue();
   const { logout, loggingOut } = useLogout();
-  const { state, retry } = usePlans();
+  const plans = useRequest('plans', getPlans);
+  const subscription = useRequest('subscription', getSubscription);
+  const accounts = useRequest('plan-coverage', getPlanCoverage);
+  const { startCheckout, starting } = useCheckout();
+  const { openPortal, opening } = useBillingPortal();
+  const [period, setPeriod] = useState<BillingPeriod>('month');
   const [choosing, setChoosing] = useState<string | null>(null);
 
   async function choose(plan: Plan) {
@@ -52,11 +89,82 @@ export default function PricingPage() {
     if (result.ok) afterUserChange(result.data);
   }
 
+  async function buy(plan: Plan) {
+    const result = await startCheckout({ plan: plan.name, period }, { redirect: query.redirect });
+    // Already paying (another tab, or the webhook landed since this page loaded): show it as it is now.
+    if (!result.ok && result.status === 409) subscription.reload();
+  }
+
+  const now = nowInSeconds();
   const endedOn = query.planExpiresin !== undefined ? formatPlanDate(query.planExpiresin) : null;
   const neverStarted = user?.plan === 'Free' && String(user.planExpiresin) === NO_PLAN_PERIOD;
   // Someone who came here by choice (not sent by a startup rule) gets a way back.
-  const free =
-    user && decideStartup({ user, query: {}, now: nowInSeconds(), abPricing: isAbPricingSet() }) === null;
+  const free = user && decideStartup({ user, query: {}, now, abPricing: isAbPricingSet() }) === null;
+  const current = currentPlanName(subscription.data, user, now);
+  const paying = subscription.data ? isPaying(subscription.data) : false;
+  const busy = choosing !== null || starting !== null;
+  const list = plans.data?.list ?? [];
+  const sellsPaidPlans = list.some((plan) => plan.checkout);
+
+  function offer(plan: Plan): ReactNode {
+    const describedBy = `${planHeadingId(plan.name)}-offer`;
+    if (!plan.checkout) {
+      return (
+        <Button
+          fullWidth
+          loading={choosing === plan.name}
+          disabled={busy && choosing !== plan.name}
+          onClick={() => void choose(plan)}
+        >
+          Choose {plan.name}
+        </Button>
+      );
+    }
+    if (paying && plan.name === current) {
+      return (
+        <Text size="sm" c="dimmed" ta="center">
+          This is your plan. Its card, invoices and cancellation are in Manage billing.
+        </Text>
+      );
+    }
+    if (paying) {
+      return (
+        <>
+          {subscription.data?.canManageBilling ? (
+            <Button
+              variant="default"
+              fullWidth
+              loading={opening}
+              onClick={openPortal}
+              aria-describedby={describedBy}
+            >
+              Switch in Manage billing
+            </Button>
+          ) : null}
+          <Text size="xs" c="dimmed" ta="center" id={describedBy}>
+            You pay for {current}: plans change in Manage billing, where Stripe settles the difference.
+          </Text>
+        </>
+      );
+    }
+    return (
+      <>
+        <Button
+          fullWidth
+          loading={starting === plan.name}
+          // Until the subscription is known, a second checkout for someone already paying is possible.
+          disabled={(busy && starting !== plan.name) || subscription.status === 'loading'}
+          onClick={() => void buy(plan)}
+          aria-describedby={describedBy}
+        >
+          Choose {plan.name}
+        </Button>
+        <Text size="xs" c="dimmed" ta="center" id={describedBy}>
+          Secure payment with Stripe. Cancel any time in Manage billing.
+        </Text>
+      </>
+    );
+  }
 
   return (
     <>
@@ -78,6 +186,15 @@ export default function PricingPage() {
             </Text>
           </Stack>
 
+          {subscription.data && String(subscription.data.planExpiresin) !== NO_PLAN_PERIOD ? (
+            <SubscriptionPanel
+              subscription={subscription.data}
+              nowSeconds={now}
+              onManageBilling={openPortal}
+              openingPortal={opening}
+            />
+          ) : null}
+
           {query.planExpiresin !== undefined ? (
             <Alert
               color="orange"
@@ -92,7 +209,18 @@ export default function PricingPage() {
             </Alert>
           ) : null}
 
-          {state.status === 'loading' ? (
+          {sellsPaidPlans ? (
+            <Group justify="center">
+              <SegmentedControl
+                aria-label="Billing period"
+                data={PERIOD_OPTIONS}
+                value={period}
+                onChange={(value) => setPeriod(value as BillingPeriod)}
+              />
+            </Group>
+          ) : null}
+
+          {plans.data === undefined && plans.status !== 'failed' ? (
             <SimpleGrid
               cols={{ base: 1, sm: 2, md: 3 }}
               spacing="lg"
@@ -105,13 +233,13 @@ export default function PricingPage() {
             </SimpleGrid>
           ) : null}
 
-          {state.status === 'failed' ? (
-            <ErrorState title="The plans could not be loaded" onRetry={retry}>
+          {plans.data === undefined && plans.status === 'failed' ? (
+            <ErrorState title="The plans could not be loaded" onRetry={plans.reload}>
               Check your connection and try again.
             </ErrorState>
           ) : null}
 
-          {state.status === 'ready' && state.plans.length === 0 ? (
+          {plans.data !== undefined && list.length === 0 ? (
             <Paper withBorder p="xl" radius="lg" ta="center">
               <Text fw={600}>No plans are offered right now.</Text>
               <Text c="dimmed" size="sm">
@@ -120,17 +248,18 @@ export default function PricingPage() {
             </Paper>
           ) : null}
 
-          {state.status === 'ready' && state.plans.length > 0 ? (
-            <SimpleGrid cols={{ base: 1, sm: 2, md: Math.min(state.plans.length, 4) }} spacing="lg">
-              {state.plans.map((plan) => (
+          {list.length > 0 ? (
+            <SimpleGrid cols={{ base: 1, sm: 2, md: Math.min(list.length, 4) }} spacing="lg">
+              {list.map((plan) => (
                 <PlanCard
                   key={plan.name}
                   plan={plan}
-                  current={user?.plan === plan.name && !neverStarted}
-                  choosing={choosing === plan.name}
-                  disabled={choosing !== null && choosing !== plan.name}
-                  onChoose={(chosen) => void choose(chosen)}
-                />
+                  period={period}
+                  current={plan.name === current}
+                  coverage={coverageOf(accounts.data, plan)}
+                >
+                  {offer(plan)}
+                </PlanCard>
               ))}
             </SimpleGrid>
           ) : null}

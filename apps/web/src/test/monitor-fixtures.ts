@@ -247,8 +247,10 @@ export const catalogue: MonitorCatalogue = {
 export const freePlan: Plan = {
   name: 'Free',
   priceMonthlyCents: 0,
+  priceYearlyCents: 0,
   periodDays: 14,
   maxMonitors: 3,
+  maxAccounts: 1,
   minIntervalSeconds: 300,
   channels: ['email'],
   smsPerMonth: 0,
@@ -307,6 +309,7 @@ export function aMonitor(overrides: Partial<WebsiteMonitor> = {}): WebsiteMonito
     emailSettings: { checked: true, name: 'Ana', isAgree: false, email: 'ana@shop.com' },
     status: 'up',
     paused: false,
+    pauseReason: null,
     lastCheckedAt: new Date(Date.now() - 120_000).toISOString(),
     lastResponseMs: 230,
     lastError: null,

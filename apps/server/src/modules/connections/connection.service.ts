@@ -9,12 +9,13 @@ import {
   type Provider,
 } from '@vigil/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Store } from '../../db/store.ts';
+import type { Repositories, Store } from '../../db/store.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { addMs, type Clock, HOUR_MS, MINUTE_MS, unixSeconds } from '../../lib/clock.ts';
 import { randomToken, sha256Base64Url, sha256Hex } from '../../lib/secrets.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
+import { assertCanConnect } from '../billing/plan-limits.ts';
 import { LIMITS, type RateLimiter } from '../rate-limits/rate-limit.service.ts';
 import type { AccountGrant, ConnectionRow } from './connection.repository.ts';
 import type { ProviderBinding } from './provider-binding.ts';
@@ -184,6 +185,12 @@ export function createConnectionService(deps: {
       ) {
         throw staleState(binding.noun);
       }
+      const known = answer.account ?? (state.account || null);
+      const binder = state.userId !== null ? await store.users.findById(state.userId) : undefined;
+      if (binder && known !== null) {
+        // Refused before the code is exchanged too, so a shop beyond the plan is not subscribed to webhooks.
+        await assertCanConnect(store, binder, now, { provider: binding.provider, account: known });
+      }
       const granted = await binding.grant({
         account: answer.account ?? (state.account || null),
         code: answer.code,
@@ -220,6 +227,7 @@ export function createConnectionService(deps: {
         };
       }
       const row = await store.transaction(async (tx) => {
+        await canConnect(tx, state.userId!, grant, now);
         const saved = await tx.connections.upsertOwned(state.userId!, grant, now);
         if (state.monitorId)
           await tx.connections.attachMonitor(state.userId!, state.monitorId, saved.id, now);
@@ -257,6 +265,21 @@ export function createConnectionService(deps: {
     },
   };
 
+  /**
+   * A new account must fit the plan in force (an account the person has already passes). Called in the
+   * transaction that binds: the person's row is locked first, so two bindings cannot both take the last place.
+   */
+  async function canConnect(
+    tx: Repositories,
+    userId: string,
+    account: { provider: string; account: string },
+    now: Date,
+  ): Promise<void> {
+    const user = await tx.planLimits.lockUser(userId);
+    if (!user) throw new AppError('UNAUTHORIZED', 'Your session has ended. Sign in again.');
+    await assertCanConnect(tx, user, now, account);
+  }
+
   /** A held connection becomes the signed-in person's, once, from the browser that installed it. */
   async function claim(
     session: AuthSession,
@@ -267,6 +290,7 @@ export function createConnectionService(deps: {
     const row = await store.transaction(async (tx) => {
       const held = await tx.connections.lockHeld(sha256Hex(key), now);
       if (!held || !browserSecret || held.heldBrowserHash !== sha256Hex(browserSecret)) return undefined;
+      await canConnect(tx, session.userId, held, now);
       await tx.connections.deleteById(held.id);
       return tx.connections.upsertOwned(
         session.userId,

@@ -8,7 +8,7 @@ import type {
 } from '@vigil/contracts';
 import { PHONE_CONTACT } from '../../engine/alert-events.ts';
 import { monthOf } from '../../engine/phone.repository.ts';
-import { effectivePlan } from '../plans/plan-catalogue.ts';
+import { effectivePlan, NO_PLAN } from '../plans/plan-catalogue.ts';
 import { MONITOR_NOT_FOUND } from '../monitors/monitor.service.ts';
 import { sendPhoneCodeJob } from '../../jobs/send-phone-code.job.ts';
 import type { Store } from '../../db/store.ts';
@@ -232,7 +232,9 @@ export function createContactService(deps: {
         else if (!plan.channels.includes(channel)) {
           status(
             'not_in_plan',
-            `The ${plan.name} plan has no ${noun}: alerts go by email. Choose a bigger plan for ${noun}.`,
+            plan === NO_PLAN
+              ? `No plan runs now (the Free period ended): choose a plan on the pricing page for ${noun}.`
+              : `The ${plan.name} plan has no ${noun}: alerts go by email. Choose a bigger plan for ${noun}.`,
           );
         } else if (!(await store.contacts.isVerified({ userId: user.id, channel: PHONE_CONTACT, address }))) {
           status(

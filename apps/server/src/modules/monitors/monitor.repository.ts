@@ -1,6 +1,6 @@
 import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
-import { monitors, users } from '../../db/schema.ts';
+import { monitors } from '../../db/schema.ts';
 
 export type MonitorRow = typeof monitors.$inferSelect;
 
@@ -94,11 +94,6 @@ export function createMonitorRepository(db: Db) {
   const prepared = () => (views ??= prepareViews(db));
 
   return {
-    /** Holds the user's row until the transaction ends, so two creates cannot both pass the plan's limit. */
-    async lockOwner(userId: string): Promise<void> {
-      await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-    },
-
     async countOfUser(userId: string): Promise<number> {
       const [row] = await db.select({ n: count() }).from(monitors).where(eq(monitors.userId, userId));
       return Number(row?.n ?? 0);
@@ -203,15 +198,19 @@ export function createMonitorRepository(db: Db) {
       return rows.length > 0;
     },
 
-    /** Starting a paused monitor checks it at once; a running one keeps its schedule. */
+    /**
+     * The person pauses or starts: starting a paused monitor checks it at once; a running one keeps its schedule.
+     * Either way the monitor is the person's choice from now on, so Vigil's pause reason goes.
+     */
     async setPaused(userId: string, ids: string[], paused: boolean, now: Date): Promise<number> {
       const rows = await db
         .update(monitors)
         .set(
           paused
-            ? { paused, updatedAt: now }
+            ? { paused, pauseReason: null, updatedAt: now }
             : {
                 paused,
+                pauseReason: null,
                 nextCheckAt: sql`case when ${monitors.paused} then ${now.toISOString()}::timestamptz else ${monitors.nextCheckAt} end`,
                 updatedAt: now,
               },

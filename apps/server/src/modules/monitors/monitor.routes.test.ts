@@ -201,13 +201,20 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
       'The Free plan checks at most every 5 minutes: choose 300 seconds or more, or a bigger plan.',
     );
     expect(tooOften.body.details).toEqual([{ path: 'intervalSeconds', message: tooOften.body.message }]);
-    for (let i = 0; i < 3; i++) await createMonitor(t, free);
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) made.push(await createMonitor(t, free));
     const fourth = await api('POST', '/monitor-bff/monitor', free, websiteMonitor(free.email));
-    expect(fourth.status).toBe(403);
+    expect(fourth.status).toBe(400);
     expect(fourth.body).toEqual({
-      code: 'FORBIDDEN',
-      message: 'The Free plan watches up to 3 monitors. Delete one or choose a bigger plan.',
+      code: 'INVALID',
+      message: 'The Free plan runs up to 3 monitors at once. Pause or delete one, or choose a bigger plan.',
     });
+    // Running monitors are counted: a paused one is kept but leaves room, and cannot start while it is full.
+    await api('POST', '/monitor-bff/monitor-pause', free, { monitor_ids: [made[0]] });
+    expect((await api('POST', '/monitor-bff/monitor', free, websiteMonitor(free.email))).status).toBe(200);
+    const restart = await api('POST', '/monitor-bff/monitor-start', free, { monitor_ids: [made[0]] });
+    expect(restart.status).toBe(400);
+    expect(restart.body.message).toBe(fourth.body.message);
     // A paid plan whose period has ended bounds like Free.
     const lapsed = await signUp(t, { name: 'Pro', days: -1 });
     const lapsedAnswer = await api(
@@ -315,7 +322,23 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
     const started = await api('POST', '/monitor-bff/monitor-start', owner, { monitor_ids: [a] });
     expect(started.body).toEqual({ data: { count: 1 } });
     expect(await stored(a)).toMatchObject({ paused: false, nextCheckAt: t.clock.now() });
-    expect(await stored(b)).toMatchObject({ paused: true });
+    expect(await stored(b)).toMatchObject({ paused: true, pauseReason: null });
+    // A monitor Vigil paused for the plan says why in the list and the detail; the person starting it (or
+    // pausing it) makes it theirs again, and the reason goes.
+    const reason =
+      'Paused on 24 Nov 2026: the Free plan runs up to 3 monitors. Choose a bigger plan to resume it.';
+    await t.database.db.update(monitors).set({ pauseReason: reason }).where(eq(monitors.id, b));
+    const vigilPaused = await api('GET', `/monitor-bff/monitor-info?monitorId=${b}`, owner);
+    expect(vigilPaused.body.data).toMatchObject({ paused: true, pauseReason: reason });
+    const page = await api('GET', '/monitor-bff/monitor?pageSize=100', owner);
+    expect(page.body.data.list.find((m: { monitorId: string }) => m.monitorId === b).pauseReason).toBe(
+      reason,
+    );
+    await api('POST', '/monitor-bff/monitor-pause', owner, { monitor_ids: [b] });
+    expect(await stored(b)).toMatchObject({ paused: true, pauseReason: null });
+    await t.database.db.update(monitors).set({ pauseReason: reason }).where(eq(monitors.id, b));
+    await api('POST', '/monitor-bff/monitor-start', owner, { monitor_ids: [b] });
+    expect(await stored(b)).toMatchObject({ paused: false, pauseReason: null });
     expect((await api('POST', '/monitor-bff/monitor-pause', owner, { monitor_ids: [] })).body.message).toBe(
       'Choose at least one monitor.',
     );

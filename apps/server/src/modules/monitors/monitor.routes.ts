@@ -50,10 +50,10 @@ export const monitorRoutes: FastifyPluginAsyncZod<{
         tags,
         summary: 'Create a monitor; its first check runs at once',
         description:
-          'Beyond the contract: the plan bounds the number of monitors (403) and the shortest interval (400); SMS and calls are refused until the phone integration opens; a ticked email must be verified with send-code / verify-code.',
+          'Beyond the contract: the plan in force bounds the running monitors (paused ones are not counted), the connected accounts their monitors watch through and the shortest interval (each a 400 naming the plan; with no plan running, a 400 saying so); SMS and calls need a plan with them and a verified number; a ticked email must be verified with send-code / verify-code.',
         security: SESSION_SECURITY,
         body: monitorInput,
-        response: { 200: monitorResponse, ...errorResponses(401, 403, 413) },
+        response: { 200: monitorResponse, ...errorResponses(401, 413) },
       },
     },
     async (request) => ({ data: await monitors.create(sessionOf(request), request.body) }),
@@ -149,7 +149,8 @@ export const monitorRoutes: FastifyPluginAsyncZod<{
       ...guarded,
       schema: {
         tags,
-        summary: 'Pause monitors: no checks and no alerts until started',
+        summary:
+          'Pause monitors: no checks and no alerts until started (Vigil no longer resumes them by itself)',
         description: ALL_OR_NOTHING,
         security: SESSION_SECURITY,
         body: monitorIdsBody,
@@ -168,7 +169,7 @@ export const monitorRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         summary: 'Start paused monitors; each is checked at once',
-        description: ALL_OR_NOTHING,
+        description: `${ALL_OR_NOTHING} The plan in force must have room for them (running monitors counted) and cover their accounts, else 400 and none starts. Starting clears the reason Vigil paused a monitor for.`,
         security: SESSION_SECURITY,
         body: monitorIdsBody,
         response: { 200: monitorCountResponse, ...errorResponses(401, 404, 413) },

@@ -14,7 +14,8 @@ import { AppError } from '../../lib/app-error.ts';
 import { type Clock, DAY_MS, HOUR_MS } from '../../lib/clock.ts';
 import { normaliseAddress } from '../contacts/contact.service.ts';
 import { PHONE_CONTACT } from '../../engine/alert-events.ts';
-import { effectivePlan, PLAN_CATALOGUE } from '../plans/plan-catalogue.ts';
+import { effectivePlan, FREE_PLAN, NO_PLAN, PLAN_CATALOGUE } from '../plans/plan-catalogue.ts';
+import { assertCanRun, everyInWords } from '../billing/plan-limits.ts';
 import { LIMITS, type RateLimiter } from '../rate-limits/rate-limit.service.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
 import type { UserRow } from '../users/user.repository.ts';
@@ -47,13 +48,6 @@ const accountGone = () => new AppError('UNAUTHORIZED', 'Your session has ended. 
 
 const RANGE_MS: Record<StatsRange, number> = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS };
 const FIVE_MINUTES_S = 300;
-
-/** "5 minutes", "minute", "30 seconds": how often a plan may check, in words. */
-function everyInWords(seconds: number): string {
-  if (seconds === 60) return 'minute';
-  if (seconds % 60 === 0) return `${seconds / 60} minutes`;
-  return `${seconds} seconds`;
-}
 
 function invalid(path: string, message: string): AppError {
   return new AppError('INVALID', message, { details: [{ path, message }] });
@@ -121,6 +115,7 @@ export function toMonitor(
     emailSettings: alertSettings.emailSettings,
     status: row.paused ? 'paused' : (row.status as MonitorStatus),
     paused: row.paused,
+    pauseReason: row.pauseReason,
     lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
     lastResponseMs: row.lastResponseMs,
     lastError: row.lastError,
@@ -219,7 +214,9 @@ export function createMonitorService(deps: {
     if (input.intervalSeconds < INTERVAL_SECONDS.min || input.intervalSeconds > INTERVAL_SECONDS.max) {
       throw invalid('intervalSeconds', 'Choose a check interval between 30 seconds and 24 hours.');
     }
-    const plan = effectivePlan(user, clock.now());
+    const inForce = effectivePlan(user, clock.now());
+    // With no plan running (a Free period ended) what is saved keeps to Free's bounds, and says Free.
+    const plan = inForce === NO_PLAN ? FREE_PLAN : inForce;
     if (input.intervalSeconds < plan.minIntervalSeconds) {
       throw invalid(
         'intervalSeconds',
@@ -303,17 +300,19 @@ export function createMonitorService(deps: {
 
     async create(session: AuthSession, input: MonitorInput): Promise<Monitor> {
       const user = await userOf(session);
+      // Said first, before the form's details, and before a provider is asked about the account.
+      await assertCanRun(store, user, clock.now(), { more: 1, watching: [] });
       await checkSettings(user, input);
       const prepared = await prepare(user.id, input);
-      const plan = effectivePlan(user, clock.now());
       const row = await store.transaction(async (tx) => {
-        await tx.monitors.lockOwner(user.id);
-        if ((await tx.monitors.countOfUser(user.id)) >= plan.maxMonitors) {
-          throw new AppError(
-            'FORBIDDEN',
-            `The ${plan.name} plan watches up to ${plan.maxMonitors} monitors. Delete one or choose a bigger plan.`,
-          );
-        }
+        // Under the lock on the person's row, so two creates cannot both take the last place. Running monitors
+        // are counted: paused ones (by the person or by the plan) are kept but do not use the plan.
+        const locked = await tx.planLimits.lockUser(user.id);
+        if (!locked) throw accountGone();
+        await assertCanRun(tx, locked, clock.now(), {
+          more: 1,
+          watching: [{ name: input.name, connectionId: prepared.connectionId }],
+        });
         return tx.monitors.insert(user.id, toSettings(input, prepared), clock.now());
       });
       return presentOne(row);
@@ -324,6 +323,13 @@ export function createMonitorService(deps: {
       if (!existing) throw notFound();
       await checkSettings(await userOf(session), body);
       const prepared = await prepare(session.userId, body, existing);
+      if (!existing.paused && prepared.connectionId && prepared.connectionId !== existing.connectionId) {
+        // A running monitor moved to another account: that account must be one the plan covers.
+        await assertCanRun(store, await userOf(session), clock.now(), {
+          more: 0,
+          watching: [{ name: body.name, connectionId: prepared.connectionId }],
+        });
+      }
       const row = await store.monitors.updateSettings(
         session.userId,
         body.monitorId,
@@ -373,10 +379,27 @@ export function createMonitorService(deps: {
         tx.monitors.setPaused(session.userId, distinct, true, clock.now()),
       ),
 
-    start: (session: AuthSession, ids: string[]) =>
-      forAllOwned(session, ids, (tx, distinct) =>
-        tx.monitors.setPaused(session.userId, distinct, false, clock.now()),
-      ),
+    /**
+     * Starts paused monitors while the plan in force has room for them (running monitors counted) and covers
+     * their accounts; otherwise nothing starts and the answer says why.
+     */
+    async start(session: AuthSession, ids: string[]): Promise<number> {
+      const distinct = [...new Set(ids)];
+      return store.transaction(async (tx) => {
+        // The person's row first, as the plan-limits job takes it, then the monitors.
+        const user = await tx.planLimits.lockUser(session.userId);
+        if (!user) throw accountGone();
+        if ((await tx.monitors.lockOwned(session.userId, distinct)) !== distinct.length) throw notFound();
+        const wanted = new Set(distinct);
+        const starting = (await tx.planLimits.monitorsOf(session.userId)).filter(
+          (monitor) => wanted.has(monitor.id) && monitor.paused,
+        );
+        if (starting.length > 0) {
+          await assertCanRun(tx, user, clock.now(), { more: starting.length, watching: starting });
+        }
+        return tx.monitors.setPaused(session.userId, distinct, false, clock.now());
+      });
+    },
 
     /**
      * Uptime over 24 h (the row's hourly tally, as the list shows it), 7 d and 30 d, and the chosen range's

@@ -402,8 +402,10 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
         emailSettings: { checked: false, name: '', isAgree: false, email: '' },
         intervalSeconds: 300,
       });
-      // The plan ran out after the monitor was saved: Free has neither calls nor SMS, so email it is.
-      await store.users.update(user.userId, { plan: 'Free', planExpiresAt: 1 }, t.clock.now());
+      // The plan ran out after the monitor was saved: the Free period that follows has neither calls nor SMS, so
+      // email it is.
+      const ended = Math.floor(t.clock.now().getTime() / 1000) - 60;
+      await store.users.update(user.userId, { plan: 'Pro', planExpiresAt: ended }, t.clock.now());
       const incidentId = await openIncident(user, monitorId);
       await pollDelivery(incidentId, 'call').toBe('skipped');
       expect((await deliveryOf(incidentId, 'call'))!.lastError).toBe(

@@ -1,9 +1,10 @@
-import type { Channel } from '@vigil/contracts';
+import type { Channel, Plan } from '@vigil/contracts';
 
 export function formatPrice(cents: number): string {
   if (cents === 0) return '$0';
   const dollars = cents / 100;
-  return `$${Number.isInteger(dollars) ? dollars : dollars.toFixed(2)}`;
+  const fraction = Number.isInteger(dollars) ? 0 : 2;
+  return `$${dollars.toLocaleString('en-US', { minimumFractionDigits: fraction, maximumFractionDigits: 2 })}`;
 }
 
 export const CHANNEL_LABELS: Record<Channel, string> = { email: 'Email', sms: 'SMS', call: 'Phone calls' };
@@ -25,4 +26,14 @@ export function formatPlanDate(planExpiresin: string | number): string | null {
     month: 'long',
     day: 'numeric',
   });
+}
+
+/** What a year paid at once saves against twelve monthly payments, in cents (0 when it saves nothing). */
+export function yearlySaving(plan: Pick<Plan, 'priceMonthlyCents' | 'priceYearlyCents'>): number {
+  return Math.max(0, plan.priceMonthlyCents * 12 - plan.priceYearlyCents);
+}
+
+/** The id of a plan card's heading, which names the card's region. */
+export function planHeadingId(name: string): string {
+  return `plan-${name.toLowerCase().replace(/\W+/g, '-')}`;
 }

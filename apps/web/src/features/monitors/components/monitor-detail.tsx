@@ -177,7 +177,7 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
             <Title order={1} fz={28}>
               {monitor.name}
             </Title>
-            <MonitorStatusBadge status={monitor.status} />
+            <MonitorStatusBadge status={monitor.status} pauseReason={monitor.pauseReason} />
           </Group>
           <TargetHeader monitor={monitor} />
           <Text size="sm" c="dimmed">
@@ -242,7 +242,19 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
           {monitor.lastError}
         </Alert>
       ) : null}
-      {monitor.paused ? (
+      {monitor.pauseReason ? (
+        <Alert color="orange" variant="light" icon={<IconAlertTriangle />} title="Paused by your plan">
+          <Stack gap={6} align="flex-start">
+            <Text size="sm">{monitor.pauseReason}</Text>
+            <Text size="sm">
+              No checks run and no alerts go out for this monitor.{' '}
+              <Anchor component={Link} to="/pricing" fw={600}>
+                Compare plans
+              </Anchor>
+            </Text>
+          </Stack>
+        </Alert>
+      ) : monitor.paused ? (
         <Alert color="yellow" variant="light" title="Paused">
           No checks run and no alerts go out until you start this monitor again.
         </Alert>

@@ -216,13 +216,18 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
                     />
                   </Table.Td>
                   <Table.Td>
-                    <MonitorStatusBadge status={monitor.status} />
+                    <MonitorStatusBadge status={monitor.status} pauseReason={monitor.pauseReason} />
                   </Table.Td>
                   <Table.Td maw={360}>
                     <Anchor component={Link} to={monitorDetailPath(monitor.monitorId)} fw={600}>
                       {monitor.name}
                     </Anchor>
                     <TargetSummary monitor={monitor} />
+                    {monitor.pauseReason ? (
+                      <Text size="xs" c="var(--vigil-color-warning-text)" mt={2}>
+                        {monitor.pauseReason}
+                      </Text>
+                    ) : null}
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm" title={formatDateTime(monitor.lastCheckedAt)}>

@@ -1,21 +1,48 @@
-import { Badge, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
-import type { Plan } from '@vigil/contracts';
-import { IconCheck } from '../../../components/icons.tsx';
+import type { ReactNode } from 'react';
+import { Badge, Card, Group, List, Stack, Text, Title } from '@mantine/core';
+import type { BillingPeriod, Plan, PlanCoverage } from '@vigil/contracts';
+import { IconAlertTriangle, IconCheck } from '../../../components/icons.tsx';
 import { formatInterval } from '../../../lib/format-time.ts';
-import { formatChannels, formatPrice, formatQuota } from '../plan-format.ts';
+import { formatChannels, formatPrice, formatQuota, planHeadingId, yearlySaving } from '../plan-format.ts';
 
 interface PlanCardProps {
   plan: Plan;
+  /** The price shown on a paid plan: per month or per year. */
+  period: BillingPeriod;
   current: boolean;
-  choosing: boolean;
-  onChoose: (plan: Plan) => void;
-  disabled?: boolean;
+  /** What this plan would hold of the person's accounts and monitors; null when there is nothing to say. */
+  coverage: PlanCoverage | null;
+  /** The card's action: choosing, buying, switching, or a word on why not. */
+  children: ReactNode;
 }
 
-export function PlanCard({ plan, current, choosing, onChoose, disabled }: PlanCardProps) {
-  const headingId = `plan-${plan.name.toLowerCase().replace(/\W+/g, '-')}`;
+function Price({ plan, period }: { plan: Plan; period: BillingPeriod }) {
+  const yearly = plan.checkout && period === 'year';
+  const saving = yearly ? yearlySaving(plan) : 0;
+  return (
+    <Stack gap={2}>
+      <Group gap={6} align="baseline">
+        <Text fz={34} fw={800} lh={1}>
+          {formatPrice(yearly ? plan.priceYearlyCents : plan.priceMonthlyCents)}
+        </Text>
+        <Text c="dimmed" size="sm">
+          {yearly ? 'per year' : '/ month'}
+        </Text>
+      </Group>
+      {saving > 0 ? (
+        <Text size="sm" c="var(--mantine-color-vigil-8)" fw={600}>
+          Save {formatPrice(saving)} compared with 12 monthly payments
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+export function PlanCard({ plan, period, current, coverage, children }: PlanCardProps) {
+  const headingId = planHeadingId(plan.name);
   const facts: [string, string][] = [
     ['Monitors', plan.maxMonitors.toLocaleString('en-US')],
+    ['Connected accounts', plan.maxAccounts.toLocaleString('en-US')],
     ['Shortest check interval', formatInterval(plan.minIntervalSeconds)],
     ['Alert channels', formatChannels(plan.channels)],
     ['SMS', formatQuota(plan.smsPerMonth, 'SMS')],
@@ -42,18 +69,21 @@ export function PlanCard({ plan, current, choosing, onChoose, disabled }: PlanCa
             </Badge>
           ) : null}
         </Group>
-        <Group gap={4} align="baseline">
-          <Text fz={34} fw={800} lh={1}>
-            {formatPrice(plan.priceMonthlyCents)}
-          </Text>
-          <Text c="dimmed" size="sm">
-            / month
-          </Text>
-        </Group>
+        <Price plan={plan} period={period} />
         {!plan.checkout ? (
           <Text size="sm" c="dimmed">
             {plan.periodDays}-day period, renewable when it ends.
           </Text>
+        ) : null}
+        {coverage ? (
+          <Group gap={6} wrap="nowrap" align="flex-start">
+            {coverage.coversAll ? null : (
+              <IconAlertTriangle size={16} color="var(--vigil-color-warning-text)" style={{ flex: 'none' }} />
+            )}
+            <Text size="sm" c={coverage.coversAll ? 'dimmed' : 'var(--vigil-color-warning-text)'}>
+              {coverage.summary}
+            </Text>
+          </Group>
         ) : null}
         <Stack gap={6} component="dl" m={0}>
           {facts.map(([term, value]) => (
@@ -81,20 +111,7 @@ export function PlanCard({ plan, current, choosing, onChoose, disabled }: PlanCa
           </List>
         ) : null}
         <Stack gap={6} mt="auto">
-          {plan.checkout ? (
-            <>
-              <Button variant="light" disabled fullWidth aria-describedby={`${headingId}-checkout`}>
-                Opens with billing
-              </Button>
-              <Text size="xs" c="dimmed" id={`${headingId}-checkout`} ta="center">
-                Paid plans are bought through online checkout, which opens when billing launches in Vigil.
-              </Text>
-            </>
-          ) : (
-            <Button fullWidth loading={choosing} disabled={disabled} onClick={() => onChoose(plan)}>
-              Choose {plan.name}
-            </Button>
-          )}
+          {children}
         </Stack>
       </Stack>
     </Card>
