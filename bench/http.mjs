@@ -31,8 +31,8 @@ export function httpClient(port) {
   const base = `http://127.0.0.1:${port}`;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-  /** One request; `json` or `form` is the body. Resolves with status, headers and text. */
-  function request(method, path, { token, json, form } = {}) {
+  /** One request; `json` or `form` is the body, `address` the client's (X-Forwarded-For). Resolves with status, headers and text. */
+  function request(method, path, { token, json, form, address } = {}) {
     return new Promise((resolve, reject) => {
       const payload =
         json !== undefined ? JSON.stringify(json) : form ? new URLSearchParams(form).toString() : undefined;
@@ -45,6 +45,7 @@ export function httpClient(port) {
           agent,
           headers: {
             ...(token ? { authorization: token } : {}),
+            ...(address ? { 'x-forwarded-for': address } : {}),
             ...(payload === undefined
               ? {}
               : {
@@ -75,14 +76,17 @@ export function httpClient(port) {
     return JSON.parse(res.body).data;
   }
 
+  let registered = 0;
   /**
    * Registers and onboards a user and buys Business monthly as the person's browser would: `plan-order/create`,
    * the sandbox's Checkout paid with 4242 4242 4242 4242 (its JSON API, as the page's form posts), then the
    * order read until Stripe's webhook has activated it. Resolves with the user's token.
    */
   async function registerBusinessUser(email) {
+    registered += 1;
     const { token } = await api('POST', '/oauth-bff/v1/user/register', {
       json: { email, password: PASSWORD },
+      address: `10.0.${(registered >> 8) & 255}.${registered & 255}`,
     });
     await api('POST', '/monitor-bff/onboarding/user-info', {
       token,

@@ -401,6 +401,9 @@ export function sandboxedServerEnv({ databaseUrl, port, smtpPort, sandboxSmtpPor
     SANDBOX_STRIPE_PORT: String(sandboxStripePort),
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     TOKEN_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    // Each benchmark user registers from its own X-Forwarded-For address (http.mjs), as separate people would:
+    // registrations are limited to 20 an hour per address.
+    TRUST_PROXY: 'on',
     ...(process.env.CHECK_CONCURRENCY ? { CHECK_CONCURRENCY: process.env.CHECK_CONCURRENCY } : {}),
     ...(process.env.CHECK_BATCH_SIZE ? { CHECK_BATCH_SIZE: process.env.CHECK_BATCH_SIZE } : {}),
   };

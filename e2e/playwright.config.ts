@@ -55,6 +55,9 @@ export default defineConfig({
       SANDBOX_SMTP_PORT: String(port + 1),
       SANDBOX_STRIPE_PORT: String(port + 2),
       LOG_LEVEL: 'warn',
+      // Accounts made through the API (createReadyAccount) each come from their own X-Forwarded-For address,
+      // as separate people would: registrations are limited to 20 an hour per address.
+      TRUST_PROXY: 'on',
     },
   },
 });

@@ -23,8 +23,11 @@ export const PASSWORD = 'Sturdy-pass-42';
  * journeys that start inside the app. The journeys themselves go through the browser.
  */
 export async function createReadyAccount(request: APIRequestContext, email = uniqueEmail()) {
+  counter += 1;
   const registered = await request.post('/oauth-bff/v1/user/register', {
     data: { email, password: PASSWORD },
+    // Registrations are limited per address; the e2e server trusts this header (playwright.config.ts).
+    headers: { 'X-Forwarded-For': `10.${(process.pid >> 8) & 255}.${process.pid & 255}.${counter % 250}` },
   });
   expect(registered.ok()).toBe(true);
   const { token, monitor_key } = (await registered.json()).data as { token: string; monitor_key: string };

@@ -13,9 +13,15 @@ import { createStore } from './db/store.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { registerErrorHandling } from './lib/error-handler.ts';
+import { withRedactedUrls } from './lib/log-redaction.ts';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher.ts';
 import { serializerCompiler } from './lib/response-serializer.ts';
-import { validatorCompiler } from './lib/validation.ts';
+import {
+  refuseControlCharacters,
+  refuseControlCharactersInUrl,
+  validatorCompiler,
+} from './lib/validation.ts';
+import { registerSecurityHeaders, useSandboxPolicy } from './lib/security-headers.ts';
 import { createAckLinks } from './modules/alerts/ack-link.ts';
 import { alertRoutes } from './modules/alerts/alert.routes.ts';
 import { createAlertService } from './modules/alerts/alert.service.ts';
@@ -45,7 +51,7 @@ import { shopifyProductRoutes } from './services/shopify/shopify-products.routes
 import { shopifyWebhookRoutes } from './services/shopify/shopify-webhooks.ts';
 import { createGoogleAdsIntegration } from './services/google-ads/index.ts';
 import { createMetaAdsIntegration } from './services/meta-ads/index.ts';
-import { DEFAULT_PHONE_POLICY, type PhonePolicy } from './engine/phone-delivery.ts';
+import { DEFAULT_PHONE_POLICY, type PhonePolicy } from './delivery/delivery.ts';
 import { createPhoneEventService } from './modules/twilio/phone-events.service.ts';
 import { twilioWebhookRoutes } from './modules/twilio/twilio-webhook.routes.ts';
 import { billingRoutes, stripeWebhookRoutes } from './modules/billing/billing.routes.ts';
@@ -92,7 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
-    logger: deps.logger ?? loggerOptions(config),
+    logger: withRedactedUrls(deps.logger ?? loggerOptions(config)),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
@@ -101,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerJsonOnly(app);
+  await registerSecurityHeaders(app, config.publicUrl);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -119,7 +126,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? { schema: { hide: true }, url: document.url }
         : jsonSchemaTransform(document),
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // No validator badge: it is an image from validator.swagger.io, which the CSP does not allow.
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
 
   const store = createStore(database.db);
   const hasher = deps.passwordHasher ?? createPasswordHasher();
@@ -249,7 +257,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publicUrl: config.publicUrl,
     });
   }
-  if (deps.sandbox) await app.register(deps.sandbox, { prefix: '/sandbox' });
+  const sandbox = deps.sandbox;
+  if (sandbox) {
+    await app.register(
+      async (scope) => {
+        useSandboxPolicy(scope);
+        await scope.register(sandbox);
+      },
+      { prefix: '/sandbox' },
+    );
+  }
   await registerWebApp(app, config.webDist);
   return app;
 }
@@ -268,12 +285,23 @@ function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>): FastifyS
 /**
  * JSON is the only body type at the top level (the sandbox adds form posts inside its own scope). An empty
  * JSON body counts as no body, since clients send `Content-Type: application/json` on bodiless POSTs (logout).
+ * Control characters are refused here, in every JSON body and in every query string and path, rather than
+ * per field; the raw-body webhooks (Stripe, Shopify) replace these parsers in their own scope.
  */
 function registerJsonOnly(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    parseJson(request, body as string, done);
+    parseJson(request, body as string, (error, parsed) => {
+      if (error) return done(error);
+      try {
+        refuseControlCharacters(parsed);
+      } catch (refused) {
+        return done(refused as Error);
+      }
+      done(null, parsed);
+    });
   });
+  app.addHook('preValidation', refuseControlCharactersInUrl);
 }

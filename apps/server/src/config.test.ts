@@ -15,6 +15,7 @@ describe('loadConfig()', () => {
       logLevel: 'info',
       logFormat: 'json',
       sandbox: true,
+      sandboxPublic: false,
       sandboxSmtpPort: 2525,
       smtpUrl: 'smtp://127.0.0.1:2525',
       mailFrom: 'Vigil <alerts@vigil.local>',
@@ -82,6 +83,37 @@ describe('loadConfig()', () => {
     expect((error as Error).message).toMatch(/^Vigil cannot start; fix these settings:\n {2}- /);
   });
 
+  it('runs the sandbox on loopback only, unless SANDBOX_ALLOW_PUBLIC consents', () => {
+    for (const env of [
+      {},
+      { HOST: '127.0.0.1', PUBLIC_URL: 'http://127.0.0.1:3000' },
+      { HOST: '::1', PUBLIC_URL: 'http://[::1]:3000' },
+      { PUBLIC_URL: 'http://vigil.localhost:3000' },
+      { HOST: '0.0.0.0', PUBLIC_URL: 'https://vigil.example.com', SANDBOX: 'off' },
+    ]) {
+      expect(loadConfig(env, []).sandboxPublic).toBe(false);
+    }
+    expect(() => loadConfig({ HOST: '0.0.0.0' }, [])).toThrow(
+      /SANDBOX=on but HOST=0\.0\.0\.0 listens beyond this machine: .*SANDBOX_ALLOW_PUBLIC=i-understand-anyone-can-read-all-mail/,
+    );
+    expect(() => loadConfig({ PUBLIC_URL: 'https://vigil.example.com' }, [])).toThrow(
+      /SANDBOX=on but PUBLIC_URL=https:\/\/vigil\.example\.com is not a local address/,
+    );
+    expect(() => loadConfig({ PUBLIC_URL: 'http://localhost.example.com' }, [])).toThrow(ConfigError);
+    expect(() => loadConfig({ HOST: '0.0.0.0', SANDBOX_ALLOW_PUBLIC: 'yes' }, [])).toThrow(
+      /SANDBOX_ALLOW_PUBLIC must be unset or exactly i-understand-anyone-can-read-all-mail/,
+    );
+    const consented = loadConfig(
+      {
+        HOST: '0.0.0.0',
+        PUBLIC_URL: 'https://demo.example.com',
+        SANDBOX_ALLOW_PUBLIC: 'i-understand-anyone-can-read-all-mail',
+      },
+      [],
+    );
+    expect(consented).toMatchObject({ sandbox: true, sandboxPublic: true });
+  });
+
   it('refuses split roles on the embedded database', () => {
     expect(() => loadConfig({ ROLE: 'api' }, [])).toThrow(/ROLE=api needs DATABASE_URL/);
   });
@@ -99,6 +131,7 @@ describe('loadConfig()', () => {
         'LOG_LEVEL',
         'LOG_FORMAT',
         'SANDBOX',
+        'SANDBOX_ALLOW_PUBLIC',
         'SANDBOX_SMTP_PORT',
         'SMTP_URL',
         'MAIL_FROM',

@@ -6,6 +6,9 @@ import { PLAN_CATALOGUE } from './modules/plans/plan-catalogue.ts';
 
 const PAID_PLANS = PLAN_CATALOGUE.filter((plan) => plan.checkout).map((plan) => plan.name);
 
+/** The only value of SANDBOX_ALLOW_PUBLIC that lets the sandbox run where others can reach it. */
+export const SANDBOX_PUBLIC_CONSENT = 'i-understand-anyone-can-read-all-mail';
+
 /**
  * Every setting the server reads, with its default and meaning. This is the only module that reads
  * process.env; the README's settings table is copied from here.
@@ -52,6 +55,11 @@ export const SETTINGS = [
     default: 'on',
     meaning:
       'on: run the local provider stand-ins (SMTP server, OpenID provider) in this process under /sandbox. Not started by ROLE=worker.',
+  },
+  {
+    name: 'SANDBOX_ALLOW_PUBLIC',
+    default: '(unset)',
+    meaning: `${SANDBOX_PUBLIC_CONSENT}: start with SANDBOX=on although HOST or PUBLIC_URL reaches beyond this machine. Anyone who reaches Vigil then reads every email (reset codes included), grants plans and knows the Twilio token. Unset: Vigil refuses to start that way.`,
   },
   { name: 'SANDBOX_SMTP_PORT', default: '2525', meaning: 'Port of the sandbox SMTP server (127.0.0.1).' },
   {
@@ -341,6 +349,7 @@ const envSchema = z.object({
     .default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be json or pretty.' }).default('json'),
   SANDBOX: onOff('SANDBOX', 'on'),
+  SANDBOX_ALLOW_PUBLIC: optionalText,
   SANDBOX_SMTP_PORT: port('SANDBOX_SMTP_PORT', 2525),
   SMTP_URL: optionalText.pipe(url('SMTP_URL', /^smtps?:$/, 'smtp://127.0.0.1:2525').optional()),
   MAIL_FROM: z.string().trim().min(3).default('Vigil <alerts@vigil.local>'),
@@ -516,6 +525,8 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   logFormat: 'json' | 'pretty';
   sandbox: boolean;
+  /** The sandbox runs where others can reach it, by SANDBOX_ALLOW_PUBLIC's consent: main.ts warns at start. */
+  sandboxPublic: boolean;
   sandboxSmtpPort: number;
   smtpUrl: string;
   mailFrom: string;
@@ -615,9 +626,10 @@ export function loadConfig(
     problems.push('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together: set both, or neither.');
   }
   const prices = stripePrices(e.STRIPE_PRICES, problems, Boolean(e.STRIPE_SECRET_KEY));
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const sandboxPublic = sandboxExposure(e, publicUrl, problems);
   if (problems.length) throw new ConfigError(problems);
 
-  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const issuer = e.OIDC_ISSUER ?? (e.SANDBOX ? `${publicUrl}/sandbox/oidc` : undefined);
   return {
     port: e.PORT,
@@ -629,6 +641,7 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     sandbox: e.SANDBOX,
+    sandboxPublic,
     sandboxSmtpPort: e.SANDBOX_SMTP_PORT,
     smtpUrl: e.SMTP_URL ?? `smtp://127.0.0.1:${e.SANDBOX_SMTP_PORT}`,
     mailFrom: e.MAIL_FROM,
@@ -649,6 +662,38 @@ export function loadConfig(
     sandboxStripePort: e.SANDBOX_STRIPE_PORT,
     tokenEncryptionKeys: e.TOKEN_ENCRYPTION_KEYS,
   };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/**
+ * The sandbox shows every email (reset codes included) without a session, grants plans and plays a Twilio
+ * account whose token is public: fine on one's own machine, an open door anywhere else. So the sandbox runs
+ * only where nobody else can reach it, unless SANDBOX_ALLOW_PUBLIC carries its consent. A worker serves no
+ * HTTP, so only HOST and PUBLIC_URL of the process hosting the sandbox matter. Returns whether the sandbox
+ * runs exposed by consent, for main.ts to warn about.
+ */
+function sandboxExposure(e: z.infer<typeof envSchema>, publicUrl: string, problems: string[]): boolean {
+  if (e.SANDBOX_ALLOW_PUBLIC !== undefined && e.SANDBOX_ALLOW_PUBLIC !== SANDBOX_PUBLIC_CONSENT) {
+    problems.push(
+      `SANDBOX_ALLOW_PUBLIC must be unset or exactly ${SANDBOX_PUBLIC_CONSENT} (got something else).`,
+    );
+    return false;
+  }
+  if (!e.SANDBOX || e.ROLE === 'worker') return false;
+  const publicHost = new URL(publicUrl).hostname.toLowerCase();
+  const beyond = [
+    !LOOPBACK_HOSTS.has(e.HOST.toLowerCase()) && `HOST=${e.HOST} listens beyond this machine`,
+    !LOOPBACK_HOSTS.has(publicHost) &&
+      !publicHost.endsWith('.localhost') &&
+      `PUBLIC_URL=${publicUrl} is not a local address`,
+  ].filter(Boolean);
+  if (!beyond.length) return false;
+  if (e.SANDBOX_ALLOW_PUBLIC === SANDBOX_PUBLIC_CONSENT) return true;
+  problems.push(
+    `SANDBOX=on but ${beyond.join(' and ')}: the sandbox would show everyone's mail and reset codes, grant plans and use a publicly known Twilio token to anyone who reaches it. Set SANDBOX=off with real providers, listen on localhost only, or (for a throwaway demo) set SANDBOX_ALLOW_PUBLIC=${SANDBOX_PUBLIC_CONSENT}.`,
+  );
+  return false;
 }
 
 function shopifySettings(e: z.infer<typeof envSchema>, publicUrl: string): ShopifySettings | null {

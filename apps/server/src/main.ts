@@ -19,7 +19,7 @@ import { systemClock } from './lib/clock.ts';
 import { createAckLinks } from './modules/alerts/ack-link.ts';
 import { createBillingWorker } from './modules/billing/billing-worker.ts';
 import { sandboxStripePrices } from './modules/billing/sandbox-prices.ts';
-import { DEFAULT_PHONE_POLICY } from './engine/phone-delivery.ts';
+import { DEFAULT_PHONE_POLICY } from './delivery/delivery.ts';
 import { createEmailSender } from './notify/email.ts';
 import { createTwilioClient } from './notify/twilio.ts';
 import { createTokenCipher, keysFromDataDir, parseTokenKeys, type TokenCipher } from './lib/token-cipher.ts';
@@ -117,6 +117,12 @@ async function main(config: Config): Promise<void> {
   if (sandbox) {
     const { smtpPort, stripePort } = await sandbox.start();
     app.log.info({ smtpPort, stripePort, page: `${config.publicUrl}/sandbox` }, 'sandbox providers started');
+    if (config.sandboxPublic) {
+      app.log.warn(
+        { page: `${config.publicUrl}/sandbox`, host: config.host },
+        'SANDBOX IS PUBLIC (SANDBOX_ALLOW_PUBLIC): anyone who reaches this server reads every email and reset code, grants plans and knows the Twilio token. Never use it with real people or data.',
+      );
+    }
   }
   const ackLinks = createAckLinks({ serverSecrets: store.serverSecrets, clock, publicUrl: config.publicUrl });
   await jobs.run({

@@ -31,7 +31,7 @@ import { registerTwilioRest } from './twilio-rest.ts';
 import { TwilioSandbox, type TwilioOptions } from './twilio.ts';
 
 export type { Mail } from './mailbox.ts';
-export { Mailbox } from './mailbox.ts';
+export { createSmtpServer, Mailbox } from './mailbox.ts';
 export type {
   CallStatus,
   MessageStatus,
@@ -377,7 +377,7 @@ function mailView(mail: Mail, basePath: string): string {
 <p><a href="${basePath}">← All email</a></p>
 <h1>${escapeHtml(mail.subject || '(no subject)')}</h1>
 <p><strong>From</strong> ${escapeHtml(mail.from)}<br><strong>To</strong> ${escapeHtml(mail.to.join(', '))}<br>
-<strong>Received</strong> ${escapeHtml(mail.receivedAt)}</p>
+<strong>Received</strong> ${escapeHtml(mail.receivedAt)}<br><strong>Message-ID</strong> ${escapeHtml(mail.messageId)}</p>
 <h2>Text</h2><pre>${escapeHtml(mail.text)}</pre>
 ${html}
 </section>`;

@@ -5,6 +5,8 @@ import { Waiters } from './waiters.ts';
 
 export interface Mail {
   id: string;
+  /** The Message-ID header as sent: copies of one message share it, so mail systems fold them into one. */
+  messageId: string;
   from: string;
   to: string[];
   subject: string;
@@ -61,6 +63,7 @@ export function createSmtpServer(mailbox: Mailbox): SMTPServer {
           .then((parsed) => {
             mailbox.add({
               id: randomUUID(),
+              messageId: parsed.messageId ?? '',
               from:
                 parsed.from?.address ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : ''),
               to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),

@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../db/database.ts';
 import { alertDeliveries, checkResults, checkRollups, deliveryAttempts, incidents } from '../db/schema.ts';
 import { createStore, type Store } from '../db/store.ts';
 import { startJobs, type JobQueue, type Jobs } from '../jobs/job-queue.ts';
-import { DEFAULT_PHONE_POLICY } from './phone-delivery.ts';
+import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
 import { HOUR_MS, MINUTE_MS } from '../lib/clock.ts';
 import { createAckLinks } from '../modules/alerts/ack-link.ts';
 import { conditionLabel } from '../modules/monitors/service-catalogue.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { deliverAlert } from '../engine/alert-delivery.ts';
-import { defineJob } from './job.ts';
+import { deliverAlert } from '../delivery/alert-delivery.ts';
+import { defineJob, type WorkerDeps } from './job.ts';
+import { sendEmailJob } from './send-email.job.ts';
 
 export const deliverAlertPayload = z.object({ deliveryId: z.uuid() });
 export type DeliverAlertPayload = z.infer<typeof deliverAlertPayload>;
@@ -16,6 +17,41 @@ export const deliverAlertJob = defineJob<DeliverAlertPayload>({
   retry: { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 20 },
   concurrency: 8,
   async handle({ deliveryId }, deps, attempt) {
-    await deliverAlert(deliveryId, deps, attempt);
+    await deliverAlert(
+      deliveryId,
+      {
+        ...deps,
+        queueDeliveries: (ids, startAfterSeconds) => queueDeliveries(deps, ids, startAfterSeconds),
+        queueEmail: async (message) => {
+          await deps.queue.send(sendEmailJob, message);
+        },
+      },
+      attempt,
+    );
   },
 });
+
+/** Hands new deliveries (fallbacks, call retries) to the job engine; the engine's sweep catches any missed. */
+export async function queueDeliveries(
+  deps: Pick<WorkerDeps, 'queue' | 'store' | 'clock'> & { log: Pick<WorkerDeps['log'], 'error'> },
+  ids: string[],
+  startAfterSeconds?: number,
+): Promise<void> {
+  const queued: string[] = [];
+  for (const deliveryId of ids) {
+    try {
+      await deps.queue.send(
+        deliverAlertJob,
+        { deliveryId },
+        startAfterSeconds ? { startAfterSeconds } : undefined,
+      );
+      queued.push(deliveryId);
+    } catch (error) {
+      deps.log.error(
+        { err: error, deliveryId },
+        'could not queue an alert; the stranded-delivery sweep retries it',
+      );
+    }
+  }
+  await deps.store.alerting.markQueued(queued, deps.clock.now());
+}

@@ -6,7 +6,7 @@ import { systemClock } from '../lib/clock.ts';
 import type { EmailSender } from '../notify/email.ts';
 import { databases } from '../test/databases.ts';
 import { defineJob, type JobDefinition } from './job.ts';
-import { DEFAULT_PHONE_POLICY } from '../engine/phone-delivery.ts';
+import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
 import { pgliteAdapter, startJobs } from './job-queue.ts';
 
 const silentLog = { error: () => undefined, warn: () => undefined } as never;

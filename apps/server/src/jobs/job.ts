@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Store } from '../db/store.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { PhonePolicy } from '../engine/phone-delivery.ts';
+import type { PhonePolicy } from '../delivery/delivery.ts';
 import type { EmailSender } from '../notify/email.ts';
 import type { PhoneSender } from '../notify/twilio.ts';
 import type { StripeEventProcessor } from '../modules/billing/stripe-events.ts';

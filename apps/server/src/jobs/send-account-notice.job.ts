@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isTransientEmailError } from '../notify/email.ts';
+import { isTransientEmailError, stableMessageId } from '../notify/email.ts';
 import { accountNoticeEmail } from '../notify/account-notice-email.ts';
 import type { JobQueue } from './job-queue.ts';
 import { defineJob } from './job.ts';
@@ -18,7 +18,10 @@ export const sendAccountNoticeJob = defineJob<{ noticeId: string }>({
     const notice = await store.notices.find(noticeId);
     if (!notice || notice.sentAt) return;
     try {
-      await email.send(accountNoticeEmail(notice, publicUrl));
+      await email.send({
+        ...accountNoticeEmail(notice, publicUrl),
+        messageId: stableMessageId('notice', noticeId, publicUrl),
+      });
     } catch (error) {
       if (isTransientEmailError(error)) throw error;
       log.warn({ err: error, noticeId }, 'the account notice was refused by the mail server');

@@ -1,6 +1,7 @@
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '@vigil/contracts';
 import type { z } from 'zod';
+import { AppError } from './app-error.ts';
 
 /** Zod issues of a request part that failed its schema; the error handler answers 400 INVALID with them. */
 export class RequestValidationError extends Error {
@@ -85,4 +86,66 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): {
   const flat = flatten(issues);
   const details = flat.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
   return { message: details[0]?.message ?? 'The request is not valid.', details };
+}
+
+/**
+ * Control characters (Unicode Cc: C0, DEL and C1) but tab, line feed and carriage return. PostgreSQL refuses
+ * NUL in text (a 500 deep in a query), and the others have no place in names, addresses or keywords;
+ * refusing them where input arrives spares every field its own rule.
+ */
+const CONTROL_CHARACTER = /[^\P{Cc}\t\n\r]/u;
+
+/** Objects parsed from JSON or a query string (whose prototype is not always Object's); never a raw body. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !ArrayBuffer.isView(value);
+}
+
+/** Every string (value or field name) of a parsed JSON value, query or path that holds a control character. */
+export function controlCharacterDetails(value: unknown, whole = 'The request body'): ErrorDetail[] {
+  const name = (path: string[]) => (path.length ? path.join('.') : whole);
+  const details: ErrorDetail[] = [];
+  // Breadth first over a flat list, each entry pointing at its parent: a deeply nested body can neither
+  // exhaust the stack nor cost a copied path per level.
+  const nodes: { value: unknown; key: string; parent: number }[] = [{ value, key: '', parent: -1 }];
+  const pathOf = (index: number): string[] => {
+    const path: string[] = [];
+    for (let at = index; at > 0; at = nodes[at]!.parent) path.push(nodes[at]!.key);
+    return path.reverse();
+  };
+  // Ten named fields are plenty to act on, and the cap bounds the work a hostile body can cause.
+  for (let index = 0; index < nodes.length && details.length < 10; index += 1) {
+    const current = nodes[index]!.value;
+    if (typeof current === 'string') {
+      if (!CONTROL_CHARACTER.test(current)) continue;
+      const path = pathOf(index);
+      details.push({ path: path.join('.'), message: `${name(path)} must not contain control characters.` });
+    } else if (Array.isArray(current)) {
+      current.forEach((item, key) => nodes.push({ value: item, key: String(key), parent: index }));
+    } else if (isRecord(current)) {
+      for (const [key, item] of Object.entries(current)) {
+        if (!CONTROL_CHARACTER.test(key)) {
+          nodes.push({ value: item, key, parent: index });
+          continue;
+        }
+        const path = pathOf(index);
+        details.push({
+          path: path.join('.'),
+          message: `${name(path)} has a field name with control characters.`,
+        });
+      }
+    }
+  }
+  return details;
+}
+
+/** Throws 400 INVALID naming each offending field, when `value` holds a control character anywhere. */
+export function refuseControlCharacters(value: unknown, whole?: string): void {
+  const details = controlCharacterDetails(value, whole);
+  if (details.length > 0) throw new AppError('INVALID', details[0]!.message, { details });
+}
+
+/** preValidation hook: the query string and path parameters of every route (JSON bodies are checked as parsed). */
+export async function refuseControlCharactersInUrl(request: FastifyRequest): Promise<void> {
+  refuseControlCharacters(request.query, 'The query string');
+  refuseControlCharacters(request.params, 'The address');
 }

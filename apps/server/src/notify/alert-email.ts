@@ -19,6 +19,8 @@ export interface AlertEmailInput {
   ackLink: string | null;
   /** Where the alerts page is. */
   alertsUrl: string;
+  /** The same on every attempt to send this delivery, so a copy sent after a crash is folded into the first. */
+  messageId: string;
 }
 
 /** "2026-11-22 14:03 UTC": alerts go to people in any time zone, so the zone is always written. */
@@ -80,5 +82,5 @@ export function alertEmail(input: AlertEmailInput): EmailMessage {
 ${ackHtml}
 <p><a href="${escapeHtml(input.alertsUrl)}">All alerts</a></p>
 </body></html>`;
-  return { to: [input.to], subject, text, html };
+  return { to: [input.to], subject, text, html, messageId: input.messageId };
 }

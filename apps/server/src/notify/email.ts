@@ -5,6 +5,11 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html: string;
+  /**
+   * The Message-ID header, when the message may be sent more than once (a retry after a crash between the
+   * server's 250 and our record of it): every copy then carries the same id, so mail systems fold them.
+   */
+  messageId?: string;
 }
 
 export interface SentEmail {
@@ -38,6 +43,14 @@ export function createEmailSender(options: { smtpUrl: string; from: string }): E
       transport.close();
     },
   };
+}
+
+/**
+ * A Message-ID that is the same on every attempt to send one thing (`kind` and its `id`), in the domain
+ * people reach Vigil at.
+ */
+export function stableMessageId(kind: string, id: string, publicUrl: string): string {
+  return `<${kind}-${id}@${new URL(publicUrl).hostname}>`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { SendEmailPayload } from '../jobs/send-email.job.ts';
+import type { EmailMessage } from './email.ts';
 
 export interface QuotaEmailInput {
   to: string;
@@ -11,7 +11,7 @@ export interface QuotaEmailInput {
 }
 
 /** Sent once a month per channel, when the plan's last call or SMS of the month is used. */
-export function quotaEmail(input: QuotaEmailInput): SendEmailPayload {
+export function quotaEmail(input: QuotaEmailInput): EmailMessage {
   const noun = input.channel === 'sms' ? 'SMS' : 'phone calls';
   const day = input.resetsOn.toISOString().slice(0, 10);
   const subject = `[Vigil] This month’s ${noun} are used up`;

@@ -9,7 +9,7 @@ import type { JobDefinition } from '../jobs/job.ts';
 import { startJobs } from '../jobs/job-queue.ts';
 import { systemClock } from '../lib/clock.ts';
 import { SANDBOX_TWILIO } from '../config.ts';
-import { DEFAULT_PHONE_POLICY } from '../engine/phone-delivery.ts';
+import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
 import { createEmailSender } from '../notify/email.ts';
 import { createTwilioClient } from '../notify/twilio.ts';
 

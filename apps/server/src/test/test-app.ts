@@ -21,7 +21,7 @@ import {
 import { createBillingWorker } from '../modules/billing/billing-worker.ts';
 import { sandboxStripePrices } from '../modules/billing/sandbox-prices.ts';
 import { createTokenCipher, newTokenKey, parseTokenKeys } from '../lib/token-cipher.ts';
-import { DEFAULT_PHONE_POLICY, type PhonePolicy } from '../engine/phone-delivery.ts';
+import { DEFAULT_PHONE_POLICY, type PhonePolicy } from '../delivery/delivery.ts';
 import { createEmailSender } from '../notify/email.ts';
 import { createTwilioClient } from '../notify/twilio.ts';
 import type { TestDatabase } from './databases.ts';
@@ -219,6 +219,8 @@ export async function registerUser(app: FastifyInstance, email = uniqueEmail()):
     method: 'POST',
     url: '/oauth-bff/v1/user/register',
     payload: { email, password: PASSWORD },
+    // Registrations are limited per address: each test user comes from its own.
+    remoteAddress: uniqueAddress(),
   });
   if (response.statusCode !== 200)
     throw new Error(`register failed: ${response.statusCode} ${response.body}`);

@@ -2,6 +2,7 @@ import { alertListResponse, alertResponse } from '@vigil/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { incidents, monitors } from '../../db/schema.ts';
+import { buildApp } from '../../app.ts';
 import { DAY_MS, MINUTE_MS } from '../../lib/clock.ts';
 import { databases } from '../../test/databases.ts';
 import { call, startTestApp, type TestApp } from '../../test/test-app.ts';
@@ -184,6 +185,31 @@ describe.each(databases)('alerts API on $name', (testDatabase) => {
     expect(await follow(link)).toBe(`${t.url}/app/alerts?acknowledged=${id}`);
     // The app's own signer and a second one made later share the database's secret.
     expect(await follow(await links().createAckLink(id))).toBe(`${t.url}/app/alerts?acknowledged=${id}`);
+  });
+
+  it('keeps the link’s token, and OAuth codes, out of the request log', async () => {
+    const lines: string[] = [];
+    const logged = await buildApp({
+      ...t.deps,
+      sandbox: undefined,
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    const monitorId = await createMonitor(t, owner);
+    const link = new URL(await links().createAckLink(await seedIncident(t, owner, monitorId)));
+    const token = link.searchParams.get('token')!;
+    await logged.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    await logged.inject({ method: 'GET', url: '/app/oauth?code=4%2F0Ab-secret&state=st-secret&scope=ads' });
+    await logged.close();
+
+    const urls = lines
+      .map((line) => JSON.parse(line) as { req?: { url: string } })
+      .flatMap((entry) => (entry.req ? [entry.req.url] : []));
+    expect(urls).toEqual([
+      '/monitor-bff/alerts/acknowledge?token=[redacted]',
+      '/app/oauth?code=[redacted]&state=[redacted]&scope=ads',
+    ]);
+    expect(lines.join('\n')).not.toContain(token);
+    expect(lines.join('\n')).not.toContain('secret');
   });
 
   it('refuses tampered, expired and missing tokens, and links of resolved or deleted alerts, by redirecting', async () => {

@@ -38,6 +38,33 @@ describe.each(databases)('sign-up, sign-in and sessions on $name', (testDatabase
       });
     });
 
+    it('answers 429 after 20 accounts from one address in an hour, and takes them again after it', async () => {
+      const address = uniqueAddress();
+      const register = () =>
+        call(t.app, 'POST', '/oauth-bff/v1/user/register', {
+          body: { email: uniqueEmail(), password: PASSWORD },
+          address,
+        });
+      for (let i = 0; i < 20; i++) expect((await register()).status).toBe(200);
+      const limited = await register();
+      expect(limited.status).toBe(429);
+      expect(limited.body).toEqual({
+        code: 'RATE_LIMITED',
+        message: 'Too many accounts were created from your network. Try again in 60 minutes.',
+      });
+      expect(limited.response.headers['retry-after']).toBe('3600');
+      expect(
+        (
+          await call(t.app, 'POST', '/oauth-bff/v1/user/register', {
+            body: { email: uniqueEmail(), password: PASSWORD },
+            address: uniqueAddress(),
+          })
+        ).status,
+      ).toBe(200);
+      t.clock.advance(60 * MINUTE_MS);
+      expect((await register()).status).toBe(200);
+    });
+
     it('gives each account its own monitor_key', async () => {
       const [a, b] = await Promise.all([registerUser(t.app), registerUser(t.app)]);
       expect(a.monitorKey).not.toBe(b.monitorKey);
@@ -136,12 +163,14 @@ describe.each(databases)('sign-up, sign-in and sessions on $name', (testDatabase
       expect(noState.body).toMatchObject({ code: 'INVALID', message: 'state is required.' });
     });
 
-    it('answers 429 after the 5th failure for an account, even with the right password, until the window passes', async () => {
+    it('refuses an address after 5 failures at an account, even with the right password, until the window passes', async () => {
       const user = await registerUser(t.app);
+      const guesser = uniqueAddress();
       for (let i = 0; i < 5; i++) {
-        expect((await login({ email: user.email, password: `wrong-pass-${i}` })).status).toBe(400);
+        expect((await login({ email: user.email, password: `wrong-pass-${i}` }, guesser)).status).toBe(400);
       }
-      const locked = await login({ email: user.email, password: PASSWORD });
+      expect((await login({ email: user.email, password: 'wrong-pass-6' }, guesser)).status).toBe(429);
+      const locked = await login({ email: user.email, password: PASSWORD }, guesser);
       expect(locked.status).toBe(429);
       expect(locked.body).toEqual({
         code: 'RATE_LIMITED',
@@ -150,19 +179,50 @@ describe.each(databases)('sign-up, sign-in and sessions on $name', (testDatabase
       expect(locked.response.headers['retry-after']).toBe('900');
 
       t.clock.advance(10 * MINUTE_MS);
-      const stillLocked = await login({ email: user.email, password: PASSWORD });
+      const stillLocked = await login({ email: user.email, password: PASSWORD }, guesser);
       expect(stillLocked.body.message).toContain('in 5 minutes');
 
       t.clock.advance(5 * MINUTE_MS + 1000);
-      expect((await login({ email: user.email, password: PASSWORD })).status).toBe(200);
+      expect((await login({ email: user.email, password: PASSWORD }, guesser)).status).toBe(200);
+    });
+
+    it('lets the owner sign in from another address while a stranger is locked out of the account', async () => {
+      const user = await registerUser(t.app);
+      const stranger = uniqueAddress();
+      for (let i = 0; i < 6; i++) await login({ email: user.email, password: `wrong-pass-${i}` }, stranger);
+      expect((await login({ email: user.email, password: PASSWORD }, stranger)).status).toBe(429);
+      expect((await login({ email: user.email, password: PASSWORD }, uniqueAddress())).status).toBe(200);
+    });
+
+    it('past 100 attempts at an account in an hour, refuses addresses that already tried it but not a fresh one', async () => {
+      const user = await registerUser(t.app);
+      const guessers = Array.from({ length: 20 }, () => uniqueAddress());
+      const answers = await Promise.all(
+        guessers.map(async (address) => {
+          const statuses = [];
+          for (let i = 0; i < 5; i++) {
+            statuses.push((await login({ email: user.email, password: 'wrong-pass-1' }, address)).status);
+          }
+          return statuses;
+        }),
+      );
+      expect(answers.flat().every((status) => status === 400)).toBe(true);
+      // guessers[0] has 5 failures, its own limit; one more from an address with a single try:
+      const tried = uniqueAddress();
+      expect((await login({ email: user.email, password: 'wrong-pass-1' }, tried)).status).toBe(400);
+      const refused = await login({ email: user.email, password: PASSWORD }, tried);
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toContain('in 60 minutes');
+      expect((await login({ email: user.email, password: PASSWORD }, uniqueAddress())).status).toBe(200);
     });
 
     it('lets the account sign in from the start again after a success resets its count', async () => {
       const user = await registerUser(t.app);
-      for (let i = 0; i < 4; i++) await login({ email: user.email, password: 'wrong-pass-1' });
-      expect((await login({ email: user.email, password: PASSWORD })).status).toBe(200);
+      const address = uniqueAddress();
+      for (let i = 0; i < 4; i++) await login({ email: user.email, password: 'wrong-pass-1' }, address);
+      expect((await login({ email: user.email, password: PASSWORD }, address)).status).toBe(200);
       for (let i = 0; i < 5; i++) {
-        expect((await login({ email: user.email, password: 'wrong-pass-1' })).status).toBe(400);
+        expect((await login({ email: user.email, password: 'wrong-pass-1' }, address)).status).toBe(400);
       }
     });
 

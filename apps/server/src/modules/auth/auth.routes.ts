@@ -35,10 +35,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         tags,
         summary: 'Create an account with email and password, and sign in',
         body: registerBody,
-        response: { 200: registerResponse, ...errorResponses(409, 413) },
+        description: '20 accounts per client address an hour; more answer 429.',
+        response: { 200: registerResponse, ...errorResponses(409, 413, 429) },
       },
     },
-    async (request) => ({ data: await auth.register(request.body) }),
+    async (request) => ({ data: await auth.register(request.body, { ip: request.ip }) }),
   );
 
   app.post(
@@ -48,7 +49,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         tags,
         summary: 'Sign in with email and password, or finish an OpenID sign-in with {code, state}',
         description:
-          'Wrong credentials answer 400 (not 401, which the web app reserves for "session over"). 5 failures per account and 20 per address in 15 minutes answer 429.',
+          'Wrong credentials answer 400 (not 401, which the web app reserves for "session over"). 5 failures at one account from one address, or 20 from one address, in 15 minutes answer 429 to that address; past 100 attempts at an account in an hour, only addresses that have not tried it yet get through.',
         body: loginBody,
         response: { 200: loginResponse, ...errorResponses(413, 429, 503) },
       },
@@ -111,7 +112,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       },
     },
     async (request) => {
-      await auth.verifyPassword(request.body);
+      await auth.verifyPassword(request.body, { ip: request.ip });
       return { data: { message: 'Your password is changed. Sign in with your new password.' } };
     },
   );

@@ -49,7 +49,11 @@ export function createAuthService(deps: AuthServiceDeps) {
   const { store, sessions, limiter, hasher, queue, clock } = deps;
 
   return {
-    async register(body: RegisterBody): Promise<Session> {
+    async register(body: RegisterBody, caller: Caller): Promise<Session> {
+      await limiter.consume(
+        [LIMITS.registerByAddress(caller.ip)],
+        (retryIn) => `Too many accounts were created from your network. Try again ${retryIn}.`,
+      );
       const conflict = new AppError(
         'CONFLICT',
         'An account with this email already exists. Sign in instead, or reset your password if you forgot it.',
@@ -75,14 +79,22 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /**
-     * Each attempt counts against the account and the address before the password is checked. A success gives
-     * back the account's count and only its own address attempt, so signing in to one's own account between
-     * guesses at others does not reset the address limit.
+     * Each attempt counts before the password is checked, against the account from this address (the lock),
+     * the address (guesses spread over many accounts) and the account from anywhere (a ceiling). Failures from
+     * one address never lock the owner out elsewhere: past the account's ceiling, an address that has not
+     * tried this account in the window still gets its try, so a spread-out attack costs a fresh address per
+     * guess while the owner at home signs in (ARCHITECTURE.md, Hardening). A success clears the pair's count
+     * and gives back only its own attempt of the others, so signing in to one's own account between guesses
+     * at others does not reset the address limit.
      */
     async login(body: PasswordLogin, caller: Caller): Promise<Session> {
-      const byAccount = LIMITS.signInByAccount(body.email);
+      const byPair = LIMITS.signInByAccountAndAddress(body.email, caller.ip);
       const byAddress = LIMITS.signInByAddress(caller.ip);
-      await limiter.consume([byAccount, byAddress], signInLimited);
+      const byAccount = LIMITS.signInByAccount(body.email);
+      const pair = await limiter.hit(byPair);
+      const address = await limiter.hit(byAddress);
+      const account = await limiter.hit(byAccount);
+      limiter.refuseIfOver(pair.count > 1 ? [pair, address, account] : [pair, address], signInLimited);
       const user = await store.users.findByEmail(body.email);
       if (!user?.passwordHash) {
         await hasher.burnTime(body.password);
@@ -92,8 +104,9 @@ export function createAuthService(deps: AuthServiceDeps) {
         throw new AppError('INVALID', WRONG_CREDENTIALS);
       }
       const token = await store.transaction(async (tx) => {
-        await limiter.clear(byAccount, tx.rateLimits);
+        await limiter.clear(byPair, tx.rateLimits);
         await limiter.refund(byAddress, tx.rateLimits);
+        await limiter.refund(byAccount, tx.rateLimits);
         return sessions.start(tx.sessions, user.id);
       });
       return { token, monitor_key: user.monitorKey, redirect: null };
@@ -129,7 +142,10 @@ export function createAuthService(deps: AuthServiceDeps) {
       await queue.send(sendEmailJob, resetCodeEmail({ to: user.email, code, publicUrl: deps.publicUrl }));
     },
 
-    async verifyPassword(body: { email: string; code: string; password: string }): Promise<void> {
+    async verifyPassword(
+      body: { email: string; code: string; password: string },
+      caller: Caller,
+    ): Promise<void> {
       const notValid = new AppError(
         'INVALID',
         'This code is not valid. Ask for a new code and use the newest email.',
@@ -160,7 +176,8 @@ export function createAuthService(deps: AuthServiceDeps) {
         if (!(await tx.resetCodes.consume(resetCode.id, now))) throw notValid;
         await tx.users.update(user.id, { passwordHash }, now);
         await tx.sessions.deleteAllOfUser(user.id);
-        // Proving the mailbox is proof enough to lift a sign-in lock caused by the forgotten password.
+        // Proving the mailbox is proof enough to lift the sign-in lock the forgotten password caused here.
+        await limiter.clear(LIMITS.signInByAccountAndAddress(user.email, caller.ip), tx.rateLimits);
         await limiter.clear(LIMITS.signInByAccount(user.email), tx.rateLimits);
       });
     },
@@ -180,8 +197,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (body.newPassword === body.oldPassword) {
         throw new AppError('INVALID', 'Choose a new password that differs from your current one.');
       }
-      // Wrong current passwords count like failed sign-ins, so a borrowed session cannot guess it.
-      const byAccount = LIMITS.signInByAccount(user.email);
+      // Wrong current passwords are limited too, so a borrowed session cannot guess it.
+      const byAccount = LIMITS.changePasswordByAccount(user.email);
       await limiter.consume([byAccount], signInLimited);
       if (!(await hasher.verify(user.passwordHash, body.oldPassword))) {
         throw new AppError('INVALID', 'Your current password is not right.');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountNotices, monitors, providerConnections, users } from '../../db/schema.ts';
 import { createStore, type Store } from '../../db/store.ts';
 import { PHONE_CONTACT } from '../../engine/alert-events.ts';
-import { DEFAULT_PHONE_POLICY } from '../../engine/phone-delivery.ts';
+import { DEFAULT_PHONE_POLICY } from '../../delivery/delivery.ts';
 import { applyPlanLimitsJob } from '../../jobs/apply-plan-limits.job.ts';
 import type { WorkerDeps } from '../../jobs/job.ts';
 import { DAY_MS, MINUTE_MS, unixSeconds } from '../../lib/clock.ts';
@@ -136,6 +136,8 @@ describe.each(databases)('plan limits over time on $name', (testDatabase) => {
       (mail) => mail.to.includes(owner.email) && mail.subject === endedSubject,
     );
     expect(ended.text).toContain(`Your Pro plan ended on ${day(proEnd)}.`);
+    // Derived from the notice, so a copy re-sent after a crash carries the same Message-ID.
+    expect(ended.messageId).toMatch(/^<notice-[0-9a-f-]{36}@/);
     expect(ended.text).toContain('Paused: Four, Five.');
     expect(ended.text).toContain(
       'Call and SMS alerts turned into email alerts (the Free plan has no calls or SMS): Two.',

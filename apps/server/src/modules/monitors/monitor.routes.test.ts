@@ -188,6 +188,51 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
     }
   });
 
+  it('refuses control characters in any text field, body or query string, with a 400 naming the field', async () => {
+    const base = websiteMonitor(owner.email);
+    const monitorId = await createMonitor(t, owner);
+    const cases: [unknown, string][] = [
+      [{ ...base, name: 'Store\u0000front' }, 'name'],
+      [
+        {
+          ...base,
+          conditions: {
+            ...base.conditions,
+            keyword: { enabled: true, keyword: 'sold\u0000', mode: 'missing' },
+          },
+        },
+        'conditions.keyword.keyword',
+      ],
+      [{ ...base, emailSettings: { ...base.emailSettings, name: 'Owner\u0000' } }, 'emailSettings.name'],
+      [{ ...base, name: 'Bell\u0007' }, 'name'],
+      [{ ...base, name: 'Escape\u001b[31m' }, 'name'],
+    ];
+    for (const [input, path] of cases) {
+      for (const [method, body] of [
+        ['POST', input],
+        ['PUT', { ...(input as object), monitorId }],
+      ] as const) {
+        const answer = await api(method, '/monitor-bff/monitor', owner, body);
+        expect(answer.status, `${method} ${path}`).toBe(400);
+        expect(answer.body).toEqual({
+          code: 'INVALID',
+          message: `${path} must not contain control characters.`,
+          details: [{ path, message: `${path} must not contain control characters.` }],
+        });
+      }
+    }
+    expect((await stored(monitorId))!.name).toBe('Storefront');
+
+    const query = await api('GET', `/monitor-bff/monitor-info?monitorId=${monitorId}%00`, owner);
+    expect(query.status).toBe(400);
+    expect(query.body.message).toBe('monitorId must not contain control characters.');
+    const extra = await api('GET', '/monitor-bff/monitor?page=1&note=%1b', owner);
+    expect(extra.status).toBe(400);
+    expect(extra.body.details).toEqual([
+      { path: 'note', message: 'note must not contain control characters.' },
+    ]);
+  });
+
   it('bounds the interval and the number of monitors by the plan', async () => {
     const free = await signUp(t);
     const tooOften = await api(

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TWILIO } from '../../config.ts';
 import { alertDeliveries, deliveryAttempts, incidents, phoneUsage } from '../../db/schema.ts';
 import { createStore, type Store } from '../../db/store.ts';
-import { queueDeliveries } from '../../engine/alert-delivery.ts';
+import { queueDeliveries } from '../../jobs/deliver-alert.job.ts';
 import { PHONE_CONTACT } from '../../engine/alert-events.ts';
 import { openTestIncident } from '../../test/engine-kit.ts';
 import { monthOf } from '../../engine/phone.repository.ts';
@@ -504,6 +504,51 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
       expect(after.filter((d) => d.fallbackFor !== null)).toEqual([]);
       const bad = await post('/webhooks/twilio/message-status?delivery=nope', {}, 'x');
       expect(bad.statusCode).toBe(403);
+    });
+
+    it('take only Twilio’s form posts of text: JSON, even signed, and control characters are a 400', async () => {
+      const delivery = '00000000-0000-4000-8000-000000000000';
+      const paths = [
+        '/webhooks/twilio/inbound-sms',
+        `/webhooks/twilio/call-status?delivery=${delivery}`,
+        `/webhooks/twilio/message-status?delivery=${delivery}`,
+        `/webhooks/twilio/gather?delivery=${delivery}`,
+      ];
+      for (const path of paths) {
+        const json = { From: newNumber(), Body: 123, CallSid: ['CA1'], Digits: { one: 1 } };
+        const asSigned = { From: json.From, Body: '123', CallSid: 'CA1', Digits: '[object Object]' };
+        const signedJson = await t.app.inject({
+          method: 'POST',
+          url: path,
+          headers: {
+            'content-type': 'application/json',
+            'x-twilio-signature': twilioSignature(SANDBOX_TWILIO.authToken, `${t.url}${path}`, asSigned),
+          },
+          payload: JSON.stringify(json),
+        });
+        expect(signedJson.statusCode, path).toBe(400);
+        expect(signedJson.json()).toEqual({
+          code: 'INVALID',
+          message: 'Twilio webhooks take form posts: send Content-Type: application/x-www-form-urlencoded.',
+        });
+
+        const withNul = {
+          From: newNumber(),
+          Body: 'STOP\u0000',
+          CallSid: 'CA\u0000',
+          MessageSid: 'SM\u0000',
+        };
+        const signedNul = await post(
+          path,
+          withNul,
+          twilioSignature(SANDBOX_TWILIO.authToken, `${t.url}${path}`, withNul),
+        );
+        expect(signedNul.statusCode, path).toBe(400);
+        expect(signedNul.json()).toMatchObject({
+          code: 'INVALID',
+          message: expect.stringMatching(/must not contain control characters/),
+        });
+      }
     });
   });
 });

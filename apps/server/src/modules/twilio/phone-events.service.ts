@@ -1,7 +1,8 @@
 import type { Store } from '../../db/store.ts';
-import { queueDeliveries } from '../../engine/alert-delivery.ts';
+import type { PhonePolicy } from '../../delivery/delivery.ts';
+import { phoneWebhookUrls } from '../../delivery/phone-delivery.ts';
 import { recordFallback } from '../../engine/alert-events.ts';
-import { phoneWebhookUrls, type PhonePolicy } from '../../engine/phone-delivery.ts';
+import { queueDeliveries } from '../../jobs/deliver-alert.job.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { EMPTY_TWIML, gatherReplyTwiml } from '../../notify/alert-phone.ts';

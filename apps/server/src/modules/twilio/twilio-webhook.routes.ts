@@ -1,10 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
+import { refuseControlCharacters } from '../../lib/validation.ts';
 import { isValidTwilioSignature } from '../../notify/twilio.ts';
 import type { PhoneEventService, TwilioParams } from './phone-events.service.ts';
 
 const deliveryQuery = z.object({ delivery: z.uuid() });
+
+const NOT_A_FORM = 'Twilio webhooks take form posts: send Content-Type: application/x-www-form-urlencoded.';
 
 function parseForm(body: string): TwilioParams {
   const params: TwilioParams = {};
@@ -18,17 +21,23 @@ function parseForm(body: string): TwilioParams {
 /**
  * Twilio's webhooks: call and SMS status callbacks, the key press of an alert call, and incoming SMS. Each
  * request must carry a valid X-Twilio-Signature over the URL Vigil gave Twilio (PUBLIC_URL + path and query)
- * and the posted parameters; anything else is refused with 403 before it is read.
+ * and the posted parameters; anything else is refused with 403 before it is read. Twilio posts forms of text
+ * fields only, so that is all this scope parses: any other body type (JSON, whose numbers and objects the
+ * handlers would choke on) is a 400, even when signed.
  */
 export const twilioWebhookRoutes: FastifyPluginAsync<{
   events: PhoneEventService;
   authToken: string;
   publicUrl: string;
 }> = async (app, { events, authToken, publicUrl }) => {
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
     (_request, body, done) => done(null, parseForm(body as string)),
+  );
+  app.addContentTypeParser('*', (_request, _payload, done) =>
+    done(new AppError('INVALID', NOT_A_FORM), undefined),
   );
 
   const signed = (request: FastifyRequest): TwilioParams => {
@@ -40,6 +49,7 @@ export const twilioWebhookRoutes: FastifyPluginAsync<{
     ) {
       throw new AppError('FORBIDDEN', 'This request is not signed by Twilio.');
     }
+    refuseControlCharacters(params);
     return params;
   };
   const deliveryOf = (request: FastifyRequest): string => {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { users } from '../../db/schema.ts';
 
@@ -48,6 +48,26 @@ export function createUserRepository(db: Db) {
         .update(users)
         .set({ ...patch, updatedAt: now })
         .where(eq(users.id, id))
+        .returning();
+      return row;
+    },
+
+    /**
+     * `update`, but only when the account is left with a contact phone or a contact email: checked in the same
+     * statement, so two requests each clearing one contact cannot leave none. Undefined when refused or gone.
+     */
+    async updateKeepingAContact(id: string, patch: UserPatch, now: Date): Promise<UserRow | undefined> {
+      const after = (column: AnyColumn, value: string | null | undefined) =>
+        value === undefined ? sql`${column}` : sql`${value}::text`;
+      const [row] = await db
+        .update(users)
+        .set({ ...patch, updatedAt: now })
+        .where(
+          and(
+            eq(users.id, id),
+            sql`coalesce(${after(users.telPhone, patch.telPhone)}, ${after(users.contactEmail, patch.contactEmail)}) is not null`,
+          ),
+        )
         .returning();
       return row;
     },

@@ -92,13 +92,59 @@ describe.each(databases)('user info and onboarding on $name', (testDatabase) => 
         telPhone: '+12015550123',
         contactEmail: 'a@shop.example',
       });
-      const cleared = await put(user.token, { telPhone: '', contactEmail: null });
+      const cleared = await put(user.token, { telPhone: '' });
       expect(cleared.body.data).toMatchObject({
         industry: 'Electronics',
         telPhone: null,
-        contactEmail: null,
+        contactEmail: 'a@shop.example',
       });
+      const swapped = await put(user.token, { telPhone: '+12015550123', contactEmail: null });
+      expect(swapped.body.data).toMatchObject({ telPhone: '+12015550123', contactEmail: null });
       expect((await put(user.token, {})).body.data.industry).toBe('Electronics');
+    });
+
+    it('refuses to clear the last contact, phone or email, and leaves the account as it was', async () => {
+      const message =
+        'Keep a contact phone number or a contact email, so we can reach you when something breaks.';
+      const emailOnly = await registerUser(t.app);
+      await onboard(emailOnly.token, { industry: 'Pets', contactEmail: 'a@shop.example' });
+      const noEmail = await put(emailOnly.token, { contactEmail: null });
+      expect(noEmail.status).toBe(400);
+      expect(noEmail.body).toEqual({
+        code: 'INVALID',
+        message,
+        details: [{ path: 'contactEmail', message }],
+      });
+      expect((await put(emailOnly.token, { telPhone: null, contactEmail: '' })).status).toBe(400);
+      expect((await get(emailOnly.token)).body.data).toMatchObject({
+        telPhone: null,
+        contactEmail: 'a@shop.example',
+      });
+
+      const phoneOnly = await registerUser(t.app);
+      await onboard(phoneOnly.token, { industry: 'Pets', telPhone: '+12015550123' });
+      const noPhone = await put(phoneOnly.token, { telPhone: null, industry: 'Agency' });
+      expect(noPhone.status).toBe(400);
+      expect(noPhone.body.details).toEqual([{ path: 'telPhone', message }]);
+      expect((await get(phoneOnly.token)).body.data).toMatchObject({
+        industry: 'Pets',
+        telPhone: '+12015550123',
+      });
+
+      // Two requests at once, each clearing one of two contacts: at most one of them wins.
+      const both = await registerUser(t.app);
+      await onboard(both.token, {
+        industry: 'Pets',
+        telPhone: '+12015550123',
+        contactEmail: 'a@shop.example',
+      });
+      const answers = await Promise.all([
+        put(both.token, { telPhone: null }),
+        put(both.token, { contactEmail: null }),
+      ]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+      const after = (await get(both.token)).body.data;
+      expect(after.telPhone ?? after.contactEmail).not.toBeNull();
     });
 
     it('refuses fields that are not editable, such as email or plan', async () => {

@@ -31,7 +31,8 @@ export const userRoutes: FastifyPluginAsyncZod<{
       preHandler: authenticate,
       schema: {
         tags,
-        summary: 'Change some of industry, telPhone, contactEmail (null or "" clears a contact)',
+        summary:
+          'Change some of industry, telPhone, contactEmail (null or "" clears a contact, but not the last one)',
         security: SESSION_SECURITY,
         body: updateUserInfoBody,
         response: { 200: userInfoResponse, ...errorResponses(401, 413) },

@@ -20,6 +20,10 @@ function accountGone(): AppError {
   return new AppError('UNAUTHORIZED', 'Your session has ended. Sign in again.');
 }
 
+const KEEP_A_CONTACT =
+  'Keep a contact phone number or a contact email, so we can reach you when something breaks.';
+const CONTACT_FIELDS = ['telPhone', 'contactEmail'] as const;
+
 /** Only fields the body names change; null clears a contact field. */
 function patchOf(body: UpdateUserInfoBody): UserPatch {
   const patch: UserPatch = {};
@@ -32,7 +36,19 @@ function patchOf(body: UpdateUserInfoBody): UserPatch {
 export function createUserService(deps: { users: UserRepository; clock: Clock }) {
   const { users, clock } = deps;
 
+  /** Onboarding asks for a contact; clearing one must not take an account below that. */
+  async function clearContact(session: AuthSession, patch: UserPatch): Promise<UserInfo> {
+    const user = await users.updateKeepingAContact(session.userId, patch, clock.now());
+    if (user) return toUserInfo(user);
+    if (!(await users.findById(session.userId))) throw accountGone();
+    const cleared = CONTACT_FIELDS.filter((field) => patch[field] === null);
+    throw new AppError('INVALID', KEEP_A_CONTACT, {
+      details: cleared.map((path) => ({ path, message: KEEP_A_CONTACT })),
+    });
+  }
+
   async function update(session: AuthSession, patch: UserPatch): Promise<UserInfo> {
+    if (CONTACT_FIELDS.some((field) => patch[field] === null)) return clearContact(session, patch);
     const user = Object.keys(patch).length
       ? await users.update(session.userId, patch, clock.now())
       : await users.findById(session.userId);

@@ -134,6 +134,12 @@ describe('the Shopify adapter', () => {
       kind: 'not_a_shop',
     });
     await expect(api.client.resolveShop('no-such-shop-here')).rejects.toMatchObject({ kind: 'not_a_shop' });
+    // A typed address that does not answer at all is a typo, not Shopify being down.
+    await expect(api.client.resolveShop('http://127.0.0.1:9/shop')).rejects.toMatchObject({
+      kind: 'not_a_shop',
+      status: 400,
+      message: expect.stringMatching(/^Vigil could not reach http:\/\/127\.0\.0\.1:9\/shop\./),
+    });
   });
 
   it('sees the storefront as a shopper: up, behind its password page, and whether add to cart works', async () => {

@@ -144,7 +144,15 @@ export function createShopifyClient(
         `${base}/meta.json`,
         { headers: { accept: 'application/json' }, redirect: 'manual' },
         signal,
-      );
+      ).catch((error: unknown) => {
+        // An address the person typed that does not answer is a typo far more often than Shopify being down.
+        if (domain || !(error instanceof ShopifyError)) throw error;
+        throw new ShopifyError(
+          `Vigil could not reach ${input.trim().slice(0, 200)}. Check the shop's address, or enter its myshopify.com address.`,
+          400,
+          'not_a_shop',
+        );
+      });
       for (let hops = 0; hops < 5 && response.status >= 300 && response.status < 400; hops++) {
         const location = new URL(response.headers.get('location') ?? '/', `${base}/meta.json`);
         if (/\/password\/?$/.test(location.pathname)) {

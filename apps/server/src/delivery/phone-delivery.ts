@@ -1,26 +1,12 @@
-import type { JobAttempt } from '../jobs/job.ts';
-import { sendEmailJob } from '../jobs/send-email.job.ts';
+import type { DeliveryToSend } from '../engine/alert.repository.ts';
+import { recordFallback } from '../engine/alert-events.ts';
+import { monthOf, type PhoneChannel } from '../engine/phone.repository.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
 import { effectivePlan, NO_PLAN } from '../modules/plans/plan-catalogue.ts';
 import { alertCallTwiml, alertSms } from '../notify/alert-phone.ts';
 import { quotaEmail } from '../notify/quota-email.ts';
 import { TWILIO_UNSUBSCRIBED, TwilioError, type TwilioResource } from '../notify/twilio.ts';
-import { DELIVERY_LEASE_MS, DeliveryBusyError, queueDeliveries, type DeliverDeps } from './alert-delivery.ts';
-import { recordFallback } from './alert-events.ts';
-import type { DeliveryToSend } from './alert.repository.ts';
-import { monthOf, type PhoneChannel } from './phone.repository.ts';
-
-/** How alert calls ring and retry. */
-export interface PhonePolicy {
-  /** Seconds a call rings before Twilio reports no-answer. */
-  ringSeconds: number;
-  /** Calls placed for one alert before it counts as unanswered and falls back to SMS. */
-  callTries: number;
-  /** Pause between an unanswered call and the next try. */
-  retryPauseSeconds: number;
-}
-
-export const DEFAULT_PHONE_POLICY: PhonePolicy = { ringSeconds: 30, callTries: 3, retryPauseSeconds: 120 };
+import { DELIVERY_LEASE_MS, DeliveryBusyError, type DeliverDeps, type DeliveryAttempt } from './delivery.ts';
 
 /** Where Twilio reports on a delivery: its status callbacks and the key press of a call. */
 export const phoneWebhookUrls = (publicUrl: string, deliveryId: string) => ({
@@ -60,7 +46,7 @@ async function refusalOf(delivery: DeliveryToSend, deps: DeliverDeps, now: Date)
 export async function deliverByPhone(
   delivery: DeliveryToSend,
   deps: DeliverDeps,
-  attempt: JobAttempt,
+  attempt: DeliveryAttempt,
 ): Promise<void> {
   const { store, clock } = deps;
   const channel = delivery.channel as PhoneChannel;
@@ -200,25 +186,24 @@ async function findLostSend(
 /** Ends the delivery as skipped or failed and records the next channel's delivery. */
 export async function notReached(
   delivery: DeliveryToSend,
-  deps: Pick<DeliverDeps, 'store' | 'clock' | 'queue' | 'log'>,
+  deps: Pick<DeliverDeps, 'store' | 'clock' | 'queueDeliveries'>,
   end: { attemptId: number | null; outcome: 'skipped' | 'failed'; error: string },
 ): Promise<void> {
   const { store, clock } = deps;
   await store.alerting.finishAttempt({ deliveryId: delivery.id, ...end, now: clock.now() });
   const fallbacks = await store.transaction((tx) => recordFallback(tx, delivery, clock.now()));
-  await queueDeliveries(deps, fallbacks);
+  await deps.queueDeliveries(fallbacks);
 }
 
 async function warnQuotaOnce(
   delivery: DeliveryToSend,
-  deps: Pick<DeliverDeps, 'store' | 'clock' | 'queue' | 'publicUrl'>,
+  deps: Pick<DeliverDeps, 'store' | 'clock' | 'queueEmail' | 'publicUrl'>,
   quota: { month: string; limit: number; planName: string },
 ): Promise<void> {
   const channel = delivery.channel as PhoneChannel;
   if (!(await deps.store.phone.claimQuotaWarning(delivery.userId, quota.month, channel, deps.clock.now())))
     return;
-  await deps.queue.send(
-    sendEmailJob,
+  await deps.queueEmail(
     quotaEmail({
       to: delivery.userEmail,
       channel,

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
+import { createSmtpServer, Mailbox } from '@vigil/sandbox';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.ts';
@@ -10,7 +12,7 @@ import { createStore, type Store } from '../db/store.ts';
 import { deliverAlertJob } from '../jobs/deliver-alert.job.ts';
 import type { JobDefinition } from '../jobs/job.ts';
 import { startJobs } from '../jobs/job-queue.ts';
-import { DEFAULT_PHONE_POLICY } from './phone-delivery.ts';
+import { DEFAULT_PHONE_POLICY } from './delivery.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createEmailSender, type EmailSender } from '../notify/email.ts';
 import { databases } from '../test/databases.ts';
@@ -64,7 +66,8 @@ describe.each(databases)('alert delivery on $name', (testDatabase) => {
     log: silentLog,
     phone: null,
     phonePolicy: DEFAULT_PHONE_POLICY,
-    queue: { send: async () => undefined },
+    queueDeliveries: async () => undefined,
+    queueEmail: async () => undefined,
   });
   const failing = (error: object): EmailSender => ({
     send: async () => {
@@ -79,7 +82,7 @@ describe.each(databases)('alert delivery on $name', (testDatabase) => {
 
   it('retries a "try later" answer and a lost connection, then sends once and records each attempt', async () => {
     const { deliveryId } = await pendingDelivery(store, database);
-    const attempt = (retryCount: number) => ({ id: 'job', retryCount, retryLimit: 10 });
+    const attempt = (retryCount: number) => ({ retryCount, retryLimit: 10 });
     await expect(deliverAlert(deliveryId, deps(failing({ responseCode: 451 })), attempt(0))).rejects.toThrow(
       'refused',
     );
@@ -112,10 +115,38 @@ describe.each(databases)('alert delivery on $name', (testDatabase) => {
     expect((await attempts(deliveryId)).map((a) => a.outcome).sort()).toEqual(['retry', 'retry', 'sent']);
   });
 
+  it('gives every copy of one delivery the same Message-ID, so a resend after a crash folds into the first', async () => {
+    const mailbox = new Mailbox();
+    const smtp = createSmtpServer(mailbox);
+    smtp.listen(0, '127.0.0.1');
+    await once(smtp.server, 'listening');
+    const email = createEmailSender({
+      smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      from: 'Vigil <alerts@vigil.test>',
+    });
+    try {
+      const { deliveryId } = await pendingDelivery(store, database);
+      const attempt = { retryCount: 0, retryLimit: 10 };
+      await deliverAlert(deliveryId, deps(email), attempt);
+      // A worker that died after the server's 250 left the delivery unrecorded: it is sent again.
+      await database.db
+        .update(alertDeliveries)
+        .set({ status: 'pending', leaseUntil: null })
+        .where(eq(alertDeliveries.id, deliveryId));
+      await deliverAlert(deliveryId, deps(email), attempt);
+
+      const copies = mailbox.list().map((mail) => mail.messageId);
+      expect(copies).toEqual([`<delivery-${deliveryId}@vigil.test>`, `<delivery-${deliveryId}@vigil.test>`]);
+      expect((await delivery(deliveryId)).providerMessageId).toBe(`<delivery-${deliveryId}@vigil.test>`);
+    } finally {
+      email.close();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  });
+
   it('fails at once on a permanent refusal, and on the last try of a temporary one', async () => {
     const permanent = await pendingDelivery(store, database);
     await deliverAlert(permanent.deliveryId, deps(failing({ responseCode: 550 })), {
-      id: 'job',
       retryCount: 0,
       retryLimit: 10,
     });
@@ -123,7 +154,6 @@ describe.each(databases)('alert delivery on $name', (testDatabase) => {
 
     const exhausted = await pendingDelivery(store, database);
     await deliverAlert(exhausted.deliveryId, deps(failing({ code: 'ETIMEDOUT' })), {
-      id: 'job',
       retryCount: 10,
       retryLimit: 10,
     });

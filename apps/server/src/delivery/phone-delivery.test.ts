@@ -13,8 +13,8 @@ import { createTwilioClient } from '../notify/twilio.ts';
 import { databases } from '../test/databases.ts';
 import { startSandboxServer } from '../test/sandbox-server.ts';
 import { insertMonitor, openTestIncident, userWithVerifiedEmail } from '../test/engine-kit.ts';
-import { PHONE_CONTACT } from './alert-events.ts';
-import { DEFAULT_PHONE_POLICY } from './phone-delivery.ts';
+import { PHONE_CONTACT } from '../engine/alert-events.ts';
+import { DEFAULT_PHONE_POLICY } from './delivery.ts';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
 const FROM = '+15005550006';

@@ -1,31 +1,10 @@
-import type { JobAttempt, WorkerDeps } from '../jobs/job.ts';
+import type { DeliveryToSend } from '../engine/alert.repository.ts';
 import { addMs } from '../lib/clock.ts';
 import { conditionLabel, describeTarget } from '../modules/monitors/service-catalogue.ts';
 import { alertEmail } from '../notify/alert-email.ts';
-import { isTransientEmailError } from '../notify/email.ts';
-import { deliverAlertJob } from '../jobs/deliver-alert.job.ts';
-import type { DeliveryToSend } from './alert.repository.ts';
+import { isTransientEmailError, stableMessageId } from '../notify/email.ts';
+import { DELIVERY_LEASE_MS, DeliveryBusyError, type DeliverDeps, type DeliveryAttempt } from './delivery.ts';
 import { deliverByPhone } from './phone-delivery.ts';
-
-/**
- * How long a worker owns a delivery it is sending. It matches the job's expiry (deliver-alert.job.ts) and
- * is longer than the email sender's own time limits, so a live worker finishes (or gives up) before anyone
- * else may take the delivery over, and a dead worker's delivery is free again when its job is retried.
- */
-export const DELIVERY_LEASE_MS = 20_000;
-
-/** Thrown when another worker holds the delivery: the job is retried and then finds it sent. */
-export class DeliveryBusyError extends Error {
-  constructor(id: string) {
-    super(`Delivery ${id} is being sent by another worker`);
-    this.name = 'DeliveryBusyError';
-  }
-}
-
-export type DeliverDeps = Pick<
-  WorkerDeps,
-  'store' | 'clock' | 'email' | 'phone' | 'queue' | 'ackLink' | 'publicUrl' | 'log' | 'phonePolicy'
->;
 
 /**
  * Sends one alert delivery, at most once: a delivery already sent, given up or skipped is left alone, and
@@ -37,7 +16,7 @@ export type DeliverDeps = Pick<
 export async function deliverAlert(
   deliveryId: string,
   deps: DeliverDeps,
-  attempt: JobAttempt,
+  attempt: DeliveryAttempt,
 ): Promise<void> {
   const { store, clock } = deps;
   const delivery = await store.alerting.findToSend(deliveryId);
@@ -72,6 +51,7 @@ export async function deliverAlert(
     resolvedAt: delivery.resolvedAt,
     ackLink,
     alertsUrl: `${deps.publicUrl}/app/alerts`,
+    messageId: stableMessageId('delivery', deliveryId, deps.publicUrl),
   });
 
   const startedAt = clock.now();
@@ -117,29 +97,4 @@ export function skipReason(delivery: DeliveryToSend, attemptsSoFar: number): str
     return `The incident was ${delivery.incidentState} before this went out.`;
   }
   return null;
-}
-
-/** Hands new deliveries (fallbacks, call retries) to the job engine; the engine's sweep catches any missed. */
-export async function queueDeliveries(
-  deps: Pick<DeliverDeps, 'queue' | 'store' | 'clock'> & { log: Pick<DeliverDeps['log'], 'error'> },
-  ids: string[],
-  startAfterSeconds?: number,
-): Promise<void> {
-  const queued: string[] = [];
-  for (const deliveryId of ids) {
-    try {
-      await deps.queue.send(
-        deliverAlertJob,
-        { deliveryId },
-        startAfterSeconds ? { startAfterSeconds } : undefined,
-      );
-      queued.push(deliveryId);
-    } catch (error) {
-      deps.log.error(
-        { err: error, deliveryId },
-        'could not queue an alert; the stranded-delivery sweep retries it',
-      );
-    }
-  }
-  await deps.store.alerting.markQueued(queued, deps.clock.now());
 }
