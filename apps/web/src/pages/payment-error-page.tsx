@@ -1,14 +1,16 @@
 import { Button, Stack, Text, ThemeIcon } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import type { PlanOrder } from '@vigil/contracts';
-import { AuthLayout } from '../components/auth-layout.tsx';
-import { BareHeader } from '../components/bare-header.tsx';
 import { ErrorState, SectionSpinner } from '../components/page-states.tsx';
 import { IconCircleCheck, IconCircleX } from '../components/icons.tsx';
-import { NoOrder, OrderSummary, RetryCheckoutButton } from '../features/plans/components/order-parts.tsx';
+import {
+  NoOrder,
+  OrderSummary,
+  RetryCheckoutButton,
+  PaymentPage,
+} from '../features/plans/components/order-parts.tsx';
 import { usePlanOrder } from '../features/plans/hooks/use-plan-order.ts';
 import { formatPlanDate } from '../features/plans/plan-format.ts';
-import { useLogout } from '../app/use-logout.ts';
 import { parseQuery, stringifyQuery } from '../lib/query-string.ts';
 
 /** Why the order was not paid, in words, with the server's own sentence where it has one. */
@@ -56,27 +58,25 @@ function PaidAfterAll({ order }: { order: PlanOrder }) {
 export default function PaymentErrorPage() {
   const { search } = useLocation();
   const orderId = parseQuery(search).order || undefined;
-  const { logout, loggingOut } = useLogout();
   const { view, checkNow } = usePlanOrder(orderId, { poll: true });
-  const header = <BareHeader onLogout={logout} loggingOut={loggingOut} />;
 
   if (view.status === 'missing') {
     return (
-      <AuthLayout header={header} title="There is no order to show">
+      <PaymentPage title="There is no order to show">
         <NoOrder />
-      </AuthLayout>
+      </PaymentPage>
     );
   }
   if (view.status === 'loading') {
     return (
-      <AuthLayout header={header} title="Checking your payment">
+      <PaymentPage title="Checking your payment">
         <SectionSpinner label="Loading the order" />
-      </AuthLayout>
+      </PaymentPage>
     );
   }
   if (view.status === 'failed') {
     return (
-      <AuthLayout header={header} title="Checking your payment">
+      <PaymentPage title="Checking your payment">
         <Stack gap="md" align="stretch">
           <ErrorState title="The order could not be loaded" onRetry={checkNow}>
             Check your connection and try again.
@@ -85,21 +85,21 @@ export default function PaymentErrorPage() {
             Back to plans
           </Button>
         </Stack>
-      </AuthLayout>
+      </PaymentPage>
     );
   }
 
   const { order } = view;
   if (order.status === 'active') {
     return (
-      <AuthLayout header={header} title={`You're on ${order.plan}`}>
+      <PaymentPage title={`You're on ${order.plan}`}>
         <PaidAfterAll order={order} />
-      </AuthLayout>
+      </PaymentPage>
     );
   }
   const { title, text } = whyNotPaid(order);
   return (
-    <AuthLayout header={header} title={title}>
+    <PaymentPage title={title}>
       <Stack gap="md" align="stretch">
         <ThemeIcon size={48} radius="xl" variant="light" color="red" aria-hidden="true">
           <IconCircleX size={28} />
@@ -111,6 +111,6 @@ export default function PaymentErrorPage() {
           Back to plans
         </Button>
       </Stack>
-    </AuthLayout>
+    </PaymentPage>
   );
 }

@@ -2,10 +2,13 @@ import { useEffect, useState } from 'react';
 import { Button, Group, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { PlanOrder, UserInfo } from '@vigil/contracts';
-import { AuthLayout } from '../components/auth-layout.tsx';
-import { BareHeader } from '../components/bare-header.tsx';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX } from '../components/icons.tsx';
-import { NoOrder, OrderSummary, RetryCheckoutButton } from '../features/plans/components/order-parts.tsx';
+import {
+  NoOrder,
+  OrderSummary,
+  RetryCheckoutButton,
+  PaymentPage,
+} from '../features/plans/components/order-parts.tsx';
 import { forgetCheckoutRedirect, readCheckoutRedirect } from '../features/plans/checkout-redirect.ts';
 import {
   ORDER_CONFIRM_PATIENCE_MS,
@@ -15,7 +18,6 @@ import {
 import { formatPlanDate } from '../features/plans/plan-format.ts';
 import { getUserInfo } from '../features/user/api/get-user-info.ts';
 import { decideStartup, nowInSeconds, type Navigation } from '../app/startup.ts';
-import { useLogout } from '../app/use-logout.ts';
 import { parseQuery, type Query } from '../lib/query-string.ts';
 import { getUserInfo as getStoredUser, isAbPricingSet, setUserInfo } from '../lib/session.ts';
 
@@ -158,20 +160,18 @@ function PaymentFailed({ order }: { order: PlanOrder }) {
 export default function PaymentSuccessPage() {
   const { search } = useLocation();
   const orderId = parseQuery(search).order || undefined;
-  const { logout, loggingOut } = useLogout();
   const { view, waitedMs, checkNow, checking } = usePlanOrder(orderId, { poll: true });
-  const header = <BareHeader onLogout={logout} loggingOut={loggingOut} />;
 
   if (view.status === 'missing') {
     return (
-      <AuthLayout header={header} title="There is no order to show">
+      <PaymentPage title="There is no order to show">
         <NoOrder />
-      </AuthLayout>
+      </PaymentPage>
     );
   }
   if (view.status === 'failed') {
     return (
-      <AuthLayout header={header} title="Your payment could not be checked">
+      <PaymentPage title="Your payment could not be checked">
         <Stack gap="md" align="stretch">
           <Group gap="xs" wrap="nowrap" align="flex-start">
             <IconAlertTriangle size={20} color="var(--mantine-color-red-8)" style={{ flex: 'none' }} />
@@ -184,33 +184,33 @@ export default function PaymentSuccessPage() {
             Check again
           </Button>
         </Stack>
-      </AuthLayout>
+      </PaymentPage>
     );
   }
   if (view.status === 'ready' && view.order.status === 'active') {
     return (
-      <AuthLayout header={header} title={`You're on ${view.order.plan}`}>
+      <PaymentPage title={`You're on ${view.order.plan}`}>
         <PlanActivated order={view.order} />
-      </AuthLayout>
+      </PaymentPage>
     );
   }
   if (view.status === 'ready' && !isAwaitingPayment(view.order)) {
     return (
-      <AuthLayout header={header} title="The payment did not go through">
+      <PaymentPage title="The payment did not go through">
         <PaymentFailed order={view.order} />
-      </AuthLayout>
+      </PaymentPage>
     );
   }
   if (view.status === 'ready' && waitedMs >= ORDER_CONFIRM_PATIENCE_MS) {
     return (
-      <AuthLayout header={header} title="Stripe has not confirmed your payment yet">
+      <PaymentPage title="Stripe has not confirmed your payment yet">
         <NotConfirmedYet checkNow={checkNow} checking={checking} />
-      </AuthLayout>
+      </PaymentPage>
     );
   }
   return (
-    <AuthLayout header={header} title="Confirming your payment">
+    <PaymentPage title="Confirming your payment">
       <Confirming waitedMs={waitedMs} />
-    </AuthLayout>
+    </PaymentPage>
   );
 }

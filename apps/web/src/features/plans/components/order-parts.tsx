@@ -1,8 +1,22 @@
+import type { ReactNode } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { PlanOrder } from '@vigil/contracts';
+import { useLogout } from '../../../app/use-logout.ts';
+import { AuthLayout } from '../../../components/auth-layout.tsx';
+import { BareHeader } from '../../../components/bare-header.tsx';
 import { useCheckout } from '../hooks/use-checkout.ts';
 import { describeOrder } from '../subscription-format.ts';
+
+/** A payment page's frame: no shell (the spec's rule for paths with 'payment'), a bare header with Log out. */
+export function PaymentPage({ title, children }: { title: string; children: ReactNode }) {
+  const { logout, loggingOut } = useLogout();
+  return (
+    <AuthLayout header={<BareHeader onLogout={logout} loggingOut={loggingOut} />} title={title}>
+      {children}
+    </AuthLayout>
+  );
+}
 
 /** What the order buys, in a muted line: "Pro, billed monthly: $49.00". */
 export function OrderSummary({ order }: { order: PlanOrder }) {
