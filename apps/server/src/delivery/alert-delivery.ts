@@ -3,7 +3,7 @@ import { addMs } from '../lib/clock.ts';
 import { conditionLabel, describeTarget } from '../modules/monitors/service-catalogue.ts';
 import { alertEmail } from '../notify/alert-email.ts';
 import { isTransientEmailError, stableMessageId } from '../notify/email.ts';
-import { DELIVERY_LEASE_MS, DeliveryBusyError, type DeliverDeps, type DeliveryAttempt } from './delivery.ts';
+import { DeliveryBusyError, type DeliverDeps, type DeliveryAttempt } from './delivery.ts';
 import { deliverByPhone } from './phone-delivery.ts';
 
 /**
@@ -55,7 +55,7 @@ export async function deliverAlert(
   });
 
   const startedAt = clock.now();
-  const taken = await store.alerting.startAttempt(deliveryId, startedAt, addMs(startedAt, DELIVERY_LEASE_MS));
+  const taken = await store.alerting.startAttempt(deliveryId, startedAt, addMs(startedAt, attempt.leaseMs));
   const attemptId = taken?.attemptId ?? null;
   if (attemptId === null) {
     const now = await store.alerting.findToSend(deliveryId);

@@ -16,13 +16,6 @@ export interface PhonePolicy {
 
 export const DEFAULT_PHONE_POLICY: PhonePolicy = { ringSeconds: 30, callTries: 3, retryPauseSeconds: 120 };
 
-/**
- * How long a worker owns a delivery it is sending. It matches the job's expiry (deliver-alert.job.ts) and
- * is longer than the email sender's own time limits, so a live worker finishes (or gives up) before anyone
- * else may take the delivery over, and a dead worker's delivery is free again when its job is retried.
- */
-export const DELIVERY_LEASE_MS = 20_000;
-
 /** Thrown when another worker holds the delivery: the job is retried and then finds it sent. */
 export class DeliveryBusyError extends Error {
   constructor(id: string) {
@@ -35,6 +28,12 @@ export class DeliveryBusyError extends Error {
 export interface DeliveryAttempt {
   retryCount: number;
   retryLimit: number;
+  /**
+   * How long this try owns the delivery it sends: its job's expiry (deliver-alert.job.ts), longer than the
+   * senders' own time limits, so a live worker finishes (or gives up) before anyone else may take the delivery
+   * over, and a dead worker's delivery is free again when its job is retried.
+   */
+  leaseMs: number;
 }
 
 /**

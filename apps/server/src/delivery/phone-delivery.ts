@@ -6,7 +6,7 @@ import { effectivePlan, NO_PLAN } from '../modules/plans/plan-catalogue.ts';
 import { alertCallTwiml, alertSms } from '../notify/alert-phone.ts';
 import { quotaEmail } from '../notify/quota-email.ts';
 import { TWILIO_UNSUBSCRIBED, TwilioError, type TwilioResource } from '../notify/twilio.ts';
-import { DELIVERY_LEASE_MS, DeliveryBusyError, type DeliverDeps, type DeliveryAttempt } from './delivery.ts';
+import { DeliveryBusyError, type DeliverDeps, type DeliveryAttempt } from './delivery.ts';
 
 /** Where Twilio reports on a delivery: its status callbacks and the key press of a call. */
 export const phoneWebhookUrls = (publicUrl: string, deliveryId: string) => ({
@@ -58,11 +58,7 @@ export async function deliverByPhone(
   const phone = deps.phone!;
 
   const startedAt = clock.now();
-  const taken = await store.alerting.startAttempt(
-    delivery.id,
-    startedAt,
-    addMs(startedAt, DELIVERY_LEASE_MS),
-  );
+  const taken = await store.alerting.startAttempt(delivery.id, startedAt, addMs(startedAt, attempt.leaseMs));
   if (!taken) {
     const now = await store.alerting.findToSend(delivery.id);
     if (now?.status === 'sending') throw new DeliveryBusyError(delivery.id);

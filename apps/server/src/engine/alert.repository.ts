@@ -259,32 +259,34 @@ export function createAlertRepository(db: Db) {
      * the attempt. Returns the attempt id, or null when it is sent, given up, or being sent by a live worker.
      */
     async startAttempt(id: string, now: Date, leaseUntil: Date): Promise<TakenAttempt | null> {
-      const taken = await rowsOf<{ id: string }>(
+      // One statement, so a worker that dies here leaves either nothing or the whole take.
+      const [row] = await rowsOf<{ attempt_id: number | null; since_ms: number | null }>(
         db,
-        sql`update alert_deliveries set status = 'sending', attempts = attempts + 1,
-              lease_until = ${at(leaseUntil)}, updated_at = ${at(now)}
-            where id = ${id}::uuid
-              and (status = 'pending' or (status = 'sending' and lease_until <= ${at(now)}))
-            returning id`,
+        sql`with taken as (
+              update alert_deliveries set status = 'sending', attempts = attempts + 1,
+                lease_until = ${at(leaseUntil)}, updated_at = ${at(now)}
+              where id = ${id}::uuid
+                and (status = 'pending' or (status = 'sending' and lease_until <= ${at(now)}))
+              returning id
+            ),
+            -- A try that never finished belonged to a worker that died before the provider confirmed.
+            unfinished as (
+              update delivery_attempts set finished_at = ${at(now)}, outcome = 'retry',
+                error = 'The worker stopped before the provider confirmed the message; tried again.'
+              where delivery_id in (select id from taken) and finished_at is null
+              returning started_at
+            ),
+            attempt as (
+              insert into delivery_attempts (delivery_id, started_at) select id, ${at(now)} from taken
+              returning id
+            )
+            select (select id from attempt)::int as attempt_id,
+              (select min(extract(epoch from started_at) * 1000) from unfinished)::float8 as since_ms`,
       );
-      if (taken.length === 0) return null;
-      // A try that never finished belonged to a worker that died before the provider confirmed.
-      const unfinished = await rowsOf<{ started_ms: number }>(
-        db,
-        sql`update delivery_attempts set finished_at = ${at(now)}, outcome = 'retry',
-              error = 'The worker stopped before the provider confirmed the message; tried again.'
-            where delivery_id = ${id}::uuid and finished_at is null
-            returning (extract(epoch from started_at) * 1000)::float8 as started_ms`,
-      );
-      const rows = await rowsOf<{ id: number }>(
-        db,
-        sql`insert into delivery_attempts (delivery_id, started_at) values (${id}::uuid, ${at(now)})
-            returning id::int as id`,
-      );
-      const since = unfinished.map((row) => row.started_ms).sort((a, b) => a - b)[0];
+      if (row?.attempt_id == null) return null;
       return {
-        attemptId: rows[0]!.id,
-        inDoubtSince: since === undefined ? null : new Date(Math.round(since)),
+        attemptId: row.attempt_id,
+        inDoubtSince: row.since_ms === null ? null : new Date(Math.round(row.since_ms)),
       };
     },
 
@@ -299,21 +301,21 @@ export function createAlertRepository(db: Db) {
     }): Promise<void> {
       const status = result.outcome === 'retry' ? 'pending' : result.outcome;
       const providerId = result.providerMessageId ?? null;
+      // One statement: the delivery and its try are recorded together or not at all.
       await db.execute(
-        sql`update alert_deliveries set status = ${status}, lease_until = null, updated_at = ${at(result.now)},
-              last_error = ${result.error}::text,
-              provider_message_id = coalesce(${providerId}::text, provider_message_id),
-              sent_at = case when ${status} = 'sent' then ${at(result.now)} else sent_at end
-            where id = ${result.deliveryId}::uuid
-              and (${result.outcome} <> 'skipped' or status = 'pending' or ${result.attemptId !== null}::boolean)`,
+        sql`with delivery as (
+              update alert_deliveries set status = ${status}, lease_until = null, updated_at = ${at(result.now)},
+                last_error = ${result.error}::text,
+                provider_message_id = coalesce(${providerId}::text, provider_message_id),
+                sent_at = case when ${status} = 'sent' then ${at(result.now)} else sent_at end
+              where id = ${result.deliveryId}::uuid
+                and (${result.outcome} <> 'skipped' or status = 'pending' or ${result.attemptId !== null}::boolean)
+              returning id
+            )
+            update delivery_attempts set finished_at = ${at(result.now)}, outcome = ${result.outcome},
+              error = ${result.error}::text, provider_id = ${providerId}::text
+            where id = ${result.attemptId ?? -1}`,
       );
-      if (result.attemptId !== null) {
-        await db.execute(
-          sql`update delivery_attempts set finished_at = ${at(result.now)}, outcome = ${result.outcome},
-                error = ${result.error}::text, provider_id = ${providerId}::text
-              where id = ${result.attemptId}`,
-        );
-      }
     },
   };
 }

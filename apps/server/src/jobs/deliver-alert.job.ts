@@ -26,7 +26,7 @@ export const deliverAlertJob = defineJob<DeliverAlertPayload>({
           await deps.queue.send(sendEmailJob, message);
         },
       },
-      attempt,
+      { ...attempt, leaseMs: attempt.expireInSeconds * 1000 },
     );
   },
 });

@@ -36,6 +36,8 @@ export interface StartJobsOptions {
   /** False for ROLE=api: this process only enqueues. */
   runWorkers: boolean;
   jobs?: JobDefinition<unknown>[];
+  /** How often dead workers' jobs are expired (and old ones archived); tests shorten it. */
+  maintenanceIntervalSeconds?: number;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
     schedule: false,
     // Maintenance (expiring, archiving) runs where the workers run.
     supervise: runWorkers,
-    maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? MAINTENANCE_INTERVAL_SECONDS,
     // Jobs may carry a reset code in clear; codes are dead after 30 minutes, so completed jobs go within a day.
     archiveCompletedAfterSeconds: 3600,
     deleteAfterDays: 1,
@@ -121,6 +123,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
               id: received.id,
               retryCount: received.retryCount,
               retryLimit: received.retryLimit,
+              expireInSeconds: job.retry.expireInSeconds,
             });
           } catch (error) {
             deps.log.warn({ err: error, job: job.name, id: received.id }, 'job failed; pg-boss retries it');

@@ -45,6 +45,8 @@ export interface JobAttempt {
   id: string;
   retryCount: number;
   retryLimit: number;
+  /** Seconds after its start at which this try counts as dead and its job is retried (the queue's policy). */
+  expireInSeconds: number;
 }
 
 /** One background job: its queue name, the payload it accepts, how it retries, and what it does. */

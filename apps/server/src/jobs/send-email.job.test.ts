@@ -17,9 +17,24 @@ describe('sendEmailJob', () => {
       publicUrl: 'https://vigil.example.com',
     } as unknown as WorkerDeps;
     const payload = { to: ['a@example.com'], subject: 'Your code', text: '123456', html: '<p>123456</p>' };
-    await sendEmailJob.handle(payload, deps, { id: 'job-1', retryCount: 0, retryLimit: 8 });
-    await sendEmailJob.handle(payload, deps, { id: 'job-1', retryCount: 1, retryLimit: 8 });
-    await sendEmailJob.handle(payload, deps, { id: 'job-2', retryCount: 0, retryLimit: 8 });
+    await sendEmailJob.handle(payload, deps, {
+      id: 'job-1',
+      retryCount: 0,
+      retryLimit: 8,
+      expireInSeconds: 120,
+    });
+    await sendEmailJob.handle(payload, deps, {
+      id: 'job-1',
+      retryCount: 1,
+      retryLimit: 8,
+      expireInSeconds: 120,
+    });
+    await sendEmailJob.handle(payload, deps, {
+      id: 'job-2',
+      retryCount: 0,
+      retryLimit: 8,
+      expireInSeconds: 120,
+    });
     expect(sent.map((message) => message.messageId)).toEqual([
       '<email-job-1@vigil.example.com>',
       '<email-job-1@vigil.example.com>',

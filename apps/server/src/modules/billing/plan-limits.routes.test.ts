@@ -43,7 +43,7 @@ describe.each(databases)('plan limits over time on $name', (testDatabase) => {
         ackLink: async () => t.url,
         resultRetentionHours: 48,
       } satisfies WorkerDeps,
-      { id: 'test', retryCount: 0, retryLimit: 2 },
+      { id: 'test', retryCount: 0, retryLimit: 2, expireInSeconds: 120 },
     );
   const api = (method: 'GET' | 'POST', url: string, user?: TestUser, body?: unknown) =>
     call(t.app, method, url, { token: user?.token, body });
