@@ -37,9 +37,11 @@ const INTERVAL_MS = 60_000;
 
 /** Inserts the user and the monitors with set-based SQL (generate_series), so 100k rows take seconds. */
 export async function seed(query, { n, down, targetBase, firstSlotMs }) {
+  // limits_plan: the plan's limits count as applied, or the minute's plan-limits sweep would pause every monitor
+  // past Business's 500 (the benchmark measures the scheduler, not plans).
   const user = await query(
-    `insert into users (email, password_hash, monitor_key, plan, plan_expires_at)
-     values ('bench@bench.local', null, 'bench-key', 'Business', 4102444800) returning id`,
+    `insert into users (email, password_hash, monitor_key, plan, plan_expires_at, limits_plan)
+     values ('bench@bench.local', null, 'bench-key', 'Business', 4102444800, 'Business') returning id`,
   );
   const userId = user.rows[0].id;
   const batch = 20_000;

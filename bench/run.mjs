@@ -1,16 +1,16 @@
 // `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
-// `npm run bench -- checks|alerts|phone|api|shopify|ads|long` runs the long ones instead (minutes each; see
+// `npm run bench -- checks|alerts|phone|api|shopify|ads|restart|long` runs the long ones instead (minutes each; see
 // bench/README.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const LONG = ['checks', 'alerts', 'phone', 'api', 'shopify', 'ads'];
+const LONG = ['checks', 'alerts', 'phone', 'api', 'shopify', 'ads', 'restart'];
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
 if (unknown.length) {
   console.error(
-    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads or long (all six).`,
+    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads, restart or long (all seven).`,
   );
   process.exit(2);
 }
@@ -103,5 +103,12 @@ if (long.includes('ads')) {
   const row = await benchAds();
   console.error(JSON.stringify(row));
   printAds(row);
+}
+
+if (long.includes('restart')) {
+  const { benchRestart, printRestart } = await import('./restart.mjs');
+  const row = await benchRestart();
+  console.error(JSON.stringify(row));
+  printRestart(row);
 }
 process.exit(0);

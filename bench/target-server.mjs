@@ -14,6 +14,12 @@ const server = createServer((request, response) => {
   if (url.startsWith('/__')) {
     if (url === '/__fail' && request.method === 'POST') failing = true;
     if (url === '/__recover' && request.method === 'POST') failing = false;
+    if (url === '/__hits') {
+      // Every monitor path's hit times, for benchmarks that place each hit on its monitor's slot grid.
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify(Object.fromEntries(hits)));
+      return;
+    }
     if (url.startsWith('/__stats')) {
       const since = Number(new URL(url, 'http://x').searchParams.get('since') ?? 0);
       const until = Number(new URL(url, 'http://x').searchParams.get('until') ?? Date.now());

@@ -126,7 +126,7 @@ test('a Pro account is called in German when its site goes down, and pressing 1 
     // The page does not refresh itself; the answered call's status may land just after it loaded.
     await expect(async () => {
       await page.reload();
-      await expect(alertRow).toContainText('Call: Delivered', { timeout: 5_000 });
+      await expect(alertRow).toContainText('Call: Answered, acknowledged', { timeout: 5_000 });
     }).toPass({ timeout: 20_000 });
     await expect(alertRow.getByRole('cell').first()).toHaveText('Acknowledged');
     await expect(alertRow).toContainText(`Alert to ${phone.e164}`);

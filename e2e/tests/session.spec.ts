@@ -90,3 +90,22 @@ test('logging out from the avatar menu ends the session', async ({ page, context
   const after = await request.get('/monitor-bff/user-info', { headers: { Authorization: token! } });
   expect(after.status()).toBe(401);
 });
+
+test("a link opened while signed out, such as an alert email's, is where signing in lands", async ({
+  page,
+  request,
+}) => {
+  const account = await createReadyAccount(request);
+  await page.goto('/app/alerts');
+  await expect(page).toHaveURL(/\/app\/login/);
+  await signInThroughForm(page, account.email);
+  await expect(page).toHaveURL(/\/app\/alerts$/);
+  await expect(page.getByRole('heading', { name: 'Alerts', level: 1 })).toBeVisible();
+
+  // Reached once: the next sign-in starts from the monitors again.
+  await page.getByRole('button', { name: `Account menu for ${account.email}` }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/app\/login/);
+  await signInThroughForm(page, account.email);
+  await expect(page).toHaveURL(/\/app\/monitor$/);
+});

@@ -43,6 +43,19 @@ describe.each(databases)('the HTTP app on $name', (testDatabase) => {
     expect(body).toEqual({ code: 'NOT_FOUND', message: 'There is no GET /monitor-bff/nothing-here here.' });
   });
 
+  it('answers a URL it cannot parse with 400 INVALID and the strict headers, echoing nothing', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/%' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ code: 'INVALID', message: 'The address is not a valid URL.' });
+    expect(response.headers).toMatchObject({
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
+  });
+
   it('answers invalid JSON with 400 INVALID', async () => {
     const response = await t.app.inject({
       method: 'POST',
@@ -181,6 +194,7 @@ describe.each(databases)('the HTTP app on $name', (testDatabase) => {
           'GET /monitor-bff/monitor/contact-status',
           'GET /monitor-bff/monitor/alerts',
           'POST /monitor-bff/monitor/alerts/acknowledge',
+          'POST /monitor-bff/monitor/alerts/resolve',
           'GET /monitor-bff/alerts/acknowledge',
           'GET /monitor-bff/monitor/ouathuri',
           'POST /monitor-bff/monitor/bind',

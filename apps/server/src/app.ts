@@ -12,7 +12,7 @@ import type { Database } from './db/database.ts';
 import { createStore } from './db/store.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { registerErrorHandling } from './lib/error-handler.ts';
+import { answerFrameworkError, registerErrorHandling } from './lib/error-handler.ts';
 import { withRedactedUrls } from './lib/log-redaction.ts';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hasher.ts';
 import { serializerCompiler } from './lib/response-serializer.ts';
@@ -100,7 +100,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: withRedactedUrls(deps.logger ?? loggerOptions(config)),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    frameworkErrors: answerFrameworkError,
+    // The nth hop from the connection, as proxy-addr counts: the entry the operator's own proxy appended.
+    trustProxy: config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

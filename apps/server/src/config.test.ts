@@ -25,7 +25,7 @@ describe('loadConfig()', () => {
         clientSecret: 'vigil-local-secret',
       },
       sessionTtlDays: 30,
-      trustProxy: false,
+      trustProxy: 0,
       checkConcurrency: 50,
       checkBatchSize: 100,
       resultRetentionHours: 48,
@@ -310,6 +310,16 @@ describe('loadConfig()', () => {
     ).toThrow(/"Gold:month=price_1" is not Plan:period=price_id[\s\S]*no price for Starter:month/);
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_live_abc' }, [])).toThrow(/go together/);
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_live_abc' }, [])).toThrow(/must be a secret key/);
+  });
+
+  it('trusts as many proxies as TRUST_PROXY says: off, on (one) or a number', () => {
+    expect(loadConfig({}, []).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'on' }, []).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: ' 2 ' }, []).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'off' }, []).trustProxy).toBe(0);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes please' }, [])).toThrow(
+      /TRUST_PROXY must be off, on \(one proxy\) or the number of proxies in front of Vigil/,
+    );
   });
 
   it('bounds the check engine settings', () => {

@@ -90,7 +90,7 @@ export const SETTINGS = [
     name: 'TRUST_PROXY',
     default: 'off',
     meaning:
-      'on: take the client address from X-Forwarded-For (set it behind a reverse proxy, or every visitor shares the proxy’s sign-in limits).',
+      'on (one proxy) or the number of proxies in front of Vigil: the client address is the one X-Forwarded-For holds that many hops from the connection, i.e. the one your own proxy appended — never the left-most entry, which a client writes. Set it behind a reverse proxy, or every visitor shares the proxy’s sign-in and registration limits.',
   },
   {
     name: 'CHECK_CONCURRENCY',
@@ -363,7 +363,19 @@ const envSchema = z.object({
     .min(1, 'SESSION_TTL_DAYS must be at least 1.')
     .max(365, 'SESSION_TTL_DAYS must be at most 365.')
     .default(30),
-  TRUST_PROXY: onOff('TRUST_PROXY', 'off'),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default('off')
+    .refine((value) => /^(?:on|off|true|false|[0-9]|10)$/.test(value), {
+      error: 'TRUST_PROXY must be off, on (one proxy) or the number of proxies in front of Vigil (0–10).',
+    })
+    .transform((value) => {
+      if (value === 'on' || value === 'true') return 1;
+      if (value === 'off' || value === 'false') return 0;
+      return Number(value);
+    }),
   CHECK_CONCURRENCY: count('CHECK_CONCURRENCY', 1, 5000, 50),
   CHECK_BATCH_SIZE: count('CHECK_BATCH_SIZE', 1, 1000, 100),
   RESULT_RETENTION_HOURS: count('RESULT_RETENTION_HOURS', 2, 24 * 90, 48),
@@ -534,7 +546,8 @@ export interface Config {
   oidc: OidcSettings | null;
   webDist: string;
   sessionTtlDays: number;
-  trustProxy: boolean;
+  /** Proxies in front of Vigil whose X-Forwarded-For entries count (0: none; the socket's address is the client). */
+  trustProxy: number;
   checkConcurrency: number;
   checkBatchSize: number;
   resultRetentionHours: number;

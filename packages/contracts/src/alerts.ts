@@ -7,19 +7,25 @@ export type IncidentState = (typeof INCIDENT_STATES)[number];
 /**
  * pending: waiting to go out (or to be tried again); sending: with the provider now; sent: the provider took
  * it (an email, an SMS not yet confirmed, a call ringing); delivered: the phone confirmed the SMS or answered
- * the call; unanswered: every try of the call went unanswered; failed: refused for good; skipped: not sent,
- * `lastError` says why (unverified, STOP, quota, paused, already acknowledged).
+ * the call (without, so far, a key press that acknowledges); acknowledged: the call was answered and 1 pressed;
+ * unanswered: every try of the call went unanswered; failed: refused for good; skipped: not sent, `lastError`
+ * says why (unverified, STOP, quota, paused, already acknowledged).
  */
 export const DELIVERY_STATUSES = [
   'pending',
   'sending',
   'sent',
   'delivered',
+  'acknowledged',
   'unanswered',
   'failed',
   'skipped',
 ] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const RESOLVED_BY = ['check', 'person', 'pause'] as const;
+export type ResolvedBy = (typeof RESOLVED_BY)[number];
+export const RESOLUTION_NOTE_MAX = 500;
 
 export const delivery = z.object({
   /** 'opened', 'repeat-N' or 'resolved'. */
@@ -46,6 +52,9 @@ export const alert = z.object({
   openedAt: z.string(),
   acknowledgedAt: z.string().nullable(),
   resolvedAt: z.string().nullable(),
+  /** How it ended: a passing check, a person (with `resolutionNote`), or the monitor being paused. */
+  resolvedBy: z.enum(RESOLVED_BY).nullable(),
+  resolutionNote: z.string().nullable(),
   alertCount: z.number().int(),
   deliveries: z.array(delivery),
 });
@@ -57,6 +66,14 @@ export const alertListQuery = pageQuery.extend({
 });
 export const alertListResponse = envelope(pageOf(alert));
 export const acknowledgeBody = z.object({ incidentId: z.uuid({ error: 'That alert does not exist.' }) });
+export const resolveBody = acknowledgeBody.extend({
+  note: z
+    .string()
+    .trim()
+    .max(RESOLUTION_NOTE_MAX, { error: `Keep the note under ${RESOLUTION_NOTE_MAX} characters.` })
+    .optional(),
+});
+export type ResolveBody = z.infer<typeof resolveBody>;
 export const alertResponse = envelope(alert);
 
 /**

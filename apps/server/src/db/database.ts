@@ -90,6 +90,10 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
   const pool = new pg.Pool({ connectionString, max: poolSize, application_name: 'vigil' });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // Nor one checked out for a transaction (PostgreSQL restarted under it): pg emits the loss on the client,
+  // where the pool listens only while it is idle. The transaction's queries fail with it, and the pool drops
+  // the client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     kind: 'postgres',

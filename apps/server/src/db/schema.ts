@@ -257,6 +257,10 @@ export const incidents = pgTable(
     /** When the next repeat alert is due; null when none is (acknowledged, resolved, or no repeats). */
     nextAlertAt: timestamptz('next_alert_at'),
     alertCount: integer('alert_count').notNull().default(0),
+    /** How a resolved incident ended: check (a passing check), person (resolved by hand), pause. */
+    resolvedBy: text('resolved_by'),
+    /** What the person wrote when resolving by hand. */
+    resolutionNote: text('resolution_note'),
   },
   (table) => [
     uniqueIndex('incidents_one_unresolved_idx')

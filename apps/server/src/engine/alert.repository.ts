@@ -89,7 +89,8 @@ export function createAlertRepository(db: Db) {
     async resolveIncident(monitorId: string, conditionKey: string, now: Date): Promise<string | null> {
       const rows = await rowsOf<{ id: string }>(
         db,
-        sql`update incidents set state = 'resolved', resolved_at = ${at(now)}, next_alert_at = null
+        sql`update incidents set state = 'resolved', resolved_at = ${at(now)}, next_alert_at = null,
+              resolved_by = 'check'
             where monitor_id = ${monitorId}::uuid and condition_key = ${conditionKey} and state <> 'resolved'
             returning id`,
       );

@@ -236,6 +236,43 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     expect(site.hits.get('/recheck')).toBe(2);
   });
 
+  it('writes a result again when the database failed its write, instead of checking the slot twice', async () => {
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    const id = await insertMonitor(database.db, {
+      userId: owner.id,
+      email: owner.email,
+      url: `${site.url}/rewritten`,
+      nextCheckAt: clock.now(),
+    });
+    // The first write meets the database gone, as during a PostgreSQL restart.
+    let failures = 1;
+    const restarting: Store = {
+      ...store,
+      transaction: (work) =>
+        failures-- > 0
+          ? Promise.reject(new Error('Connection terminated unexpectedly'))
+          : store.transaction(work),
+    };
+    const retrying = createCheckEngine({
+      store: restarting,
+      queue: noQueue,
+      clock,
+      checkers: createCheckers(),
+      log: silentLog,
+      concurrency: 4,
+      batchSize: 10,
+    });
+    await retrying.runDue();
+    expect(failures).toBe(-1);
+    expect(site.hits.get('/rewritten')).toBe(1);
+    const results = await database.db.select().from(checkResults).where(eq(checkResults.monitorId, id));
+    expect(results.map((r) => r.slotAt)).toEqual([clock.now()]);
+    expect(await monitorRow(database.db, id)).toMatchObject({
+      claimedUntil: null,
+      nextCheckAt: new Date(clock.now().getTime() + MINUTE_MS),
+    });
+  });
+
   it('says so when a condition could not be judged, instead of passing it silently', async () => {
     const owner = await userWithVerifiedEmail(store, clock.now());
     const unjudged = createCheckEngine({

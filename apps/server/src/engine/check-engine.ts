@@ -25,6 +25,8 @@ export const CLAIM_LEASE_MS = CHECK_DEADLINE_MS + 5_000;
 const POLL_MS = 200;
 /** Finished checks are written together, at most this long after the first of them finished. */
 const FLUSH_DELAY_MS = 50;
+/** A batch whose write failed (PostgreSQL restarting) is tried again this often while its slots are held. */
+const WRITE_RETRY_MS = 500;
 const REPEAT_SWEEP_MS = 1_000;
 const REPEAT_BATCH = 100;
 /** A pending delivery whose job was not handed over this long after its commit is handed over again. */
@@ -66,6 +68,8 @@ export interface CheckEngine {
 
 interface Finished {
   monitor: ClaimedMonitor;
+  /** The claim's lease: until then no other worker checks this slot. */
+  leaseUntil: Date;
   checkedAt: Date;
   outcome: CheckOutcome | null;
   error: string | null;
@@ -95,14 +99,10 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
 
   async function claimAndStart(limit: number): Promise<number> {
     const now = clock.now();
-    const claimed = await store.checks.claimDue({
-      now,
-      leaseUntil: addMs(now, CLAIM_LEASE_MS),
-      limit,
-      services,
-    });
+    const leaseUntil = addMs(now, CLAIM_LEASE_MS);
+    const claimed = await store.checks.claimDue({ now, leaseUntil, limit, services });
     for (const monitor of claimed) {
-      const task = runCheck(monitor).finally(() => {
+      const task = runCheck(monitor, leaseUntil).finally(() => {
         running.delete(task);
         wake?.();
       });
@@ -111,7 +111,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     return claimed.length;
   }
 
-  async function runCheck(monitor: ClaimedMonitor): Promise<void> {
+  async function runCheck(monitor: ClaimedMonitor, leaseUntil: Date): Promise<void> {
     const checkedAt = clock.now();
     const checker = checkers[monitor.service as keyof CheckerMap]!;
     const signal = AbortSignal.timeout(CHECK_DEADLINE_MS);
@@ -123,12 +123,13 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
         slotAt: monitor.slotAt,
         signal,
       });
-      finished.push({ monitor, checkedAt, outcome, error: null });
+      finished.push({ monitor, leaseUntil, checkedAt, outcome, error: null });
     } catch (error) {
       // A checker bug or an unreadable monitor row: recorded as a failed check, never as an incident.
       log.error({ err: error, monitorId: monitor.id }, 'check crashed');
       finished.push({
         monitor,
+        leaseUntil,
         checkedAt,
         outcome: null,
         error: `Vigil could not run this check: ${(error as Error).message}`,
@@ -145,13 +146,33 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     const batch = finished;
     finished = [];
     if (batch.length === 0) return flushing;
-    flushing = flushing.then(() =>
-      write(batch).catch((error: unknown) => {
-        // The slots stay claimed until their lease runs out, then they are checked again.
-        log.error({ err: error, count: batch.length }, 'writing check results failed');
-      }),
-    );
+    flushing = flushing.then(() => writeWhileHeld(batch));
     return flushing;
+  }
+
+  /**
+   * Writes a batch, trying again while its slots' leases last: a database that went away for a moment (a
+   * PostgreSQL restart) gets the checks already made, instead of the sites being checked again for the same slots.
+   * Writing twice is harmless: `advance` takes a slot only from the row that still holds it.
+   */
+  async function writeWhileHeld(batch: Finished[]): Promise<void> {
+    const heldUntil = Math.min(...batch.map((item) => item.leaseUntil.getTime()));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write(batch);
+        if (attempt > 1) log.info({ count: batch.length, attempt }, 'check results written after a retry');
+        return;
+      } catch (error) {
+        if (stopping || clock.now().getTime() + WRITE_RETRY_MS >= heldUntil) {
+          // The slots stay claimed until their lease runs out, then they are checked again.
+          log.error({ err: error, count: batch.length }, 'writing check results failed');
+          return;
+        }
+        if (attempt === 1)
+          log.warn({ err: error, count: batch.length }, 'writing check results failed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
+      }
+    }
   }
 
   async function write(batch: Finished[]): Promise<void> {

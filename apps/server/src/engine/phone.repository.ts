@@ -185,6 +185,18 @@ export function createPhoneRepository(db: Db) {
       return rows.length === 1;
     },
 
+    /** A call answered with 1 pressed: it acknowledged its alert (a call already counted delivered included). */
+    async markAcknowledged(deliveryId: string, providerId: string, now: Date): Promise<boolean> {
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`update alert_deliveries set status = 'acknowledged', last_error = null, updated_at = ${at(now)}
+            where id = ${deliveryId}::uuid and provider_message_id = ${providerId}
+              and status in ('sent', 'delivered')
+            returning id`,
+      );
+      return rows.length === 1;
+    },
+
     /**
      * The resource did not reach the person: back to pending for another try (a call not answered), or to its
      * final state (`unanswered`, `failed`). False for a late or repeated callback.

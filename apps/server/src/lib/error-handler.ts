@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { httpStatusOf, type ErrorBody, type ErrorCode, type ErrorDetail } from '@vigil/contracts';
 import { isAppError } from './app-error.ts';
+import { setBareSecurityHeaders } from './security-headers.ts';
 import { describeIssues, RequestValidationError } from './validation.ts';
 
 const INTERNAL_MESSAGE = 'Something went wrong on our side. Try again in a moment.';
@@ -25,6 +26,19 @@ const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_BAD_URL: { code: 'INVALID', message: 'The address is not a valid URL.' },
   FST_ERR_ASYNC_CONSTRAINT: { code: 'INVALID', message: 'The request could not be routed.' },
 };
+
+/**
+ * Fastify's `frameworkErrors`: a URL it cannot parse is refused before routing and hooks, so it gets the
+ * error body and the strict headers here.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  setBareSecurityHeaders(reply);
+  const known = FASTIFY_ERRORS[error.code] ?? {
+    code: 'INVALID' as const,
+    message: 'The request is not valid.',
+  };
+  return send(reply, body(known.code, known.message));
+}
 
 function body(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
   return details?.length ? { code, message, details } : { code, message };

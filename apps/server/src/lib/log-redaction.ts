@@ -4,9 +4,11 @@ export const REDACTED = '[redacted]';
 
 /**
  * Query parameters that carry a credential: the acknowledge link's `token` (valid 7 days), the OAuth `code`
- * and `state` providers send back to /app/oauth, and anything named like a token, secret or password.
+ * and `state` providers send back to /app/oauth, and anything named like a token, secret, password, key,
+ * signature or verifier (none is read as a secret today; a future one is covered).
  */
-const SENSITIVE_PARAMETER = /^(code|state)$|token|secret|password/i;
+const SENSITIVE_PARAMETER =
+  /^(code|state|key|sig|auth|hmac)$|token|secret|password|signature|api_?key|verifier/i;
 
 function isSensitive(rawName: string): boolean {
   let name = rawName;

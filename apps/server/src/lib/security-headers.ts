@@ -1,5 +1,5 @@
 import fastifyHelmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 type Directives = Record<string, string[]>;
 
@@ -67,5 +67,19 @@ export function useSandboxPolicy(scope: FastifyInstance): void {
   const policy = serialize(SANDBOX_DIRECTIVES);
   scope.addHook('onRequest', async (_request, reply) => {
     reply.header('Content-Security-Policy', policy);
+  });
+}
+
+/**
+ * The headers of an answer Fastify gives before any hook runs (a URL it cannot parse): nothing in it may be
+ * scripted, framed, sniffed or cached.
+ */
+export function setBareSecurityHeaders(reply: FastifyReply): void {
+  reply.headers({
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
   });
 }

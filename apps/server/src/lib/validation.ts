@@ -94,13 +94,19 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): {
  * refusing them where input arrives spares every field its own rule.
  */
 const CONTROL_CHARACTER = /[^\P{Cc}\t\n\r]/u;
+/** Half a UTF-16 pair (`\ud800` alone): JSON carries it, but no database stores it as text or jsonb. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const isBadText = (text: string) => CONTROL_CHARACTER.test(text) || LONE_SURROGATE.test(text);
 
 /** Objects parsed from JSON or a query string (whose prototype is not always Object's); never a raw body. */
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !ArrayBuffer.isView(value);
 }
 
-/** Every string (value or field name) of a parsed JSON value, query or path that holds a control character. */
+/**
+ * Every string (value or field name) of a parsed JSON value, query or path that holds a control character or
+ * a lone surrogate.
+ */
 export function controlCharacterDetails(value: unknown, whole = 'The request body'): ErrorDetail[] {
   const name = (path: string[]) => (path.length ? path.join('.') : whole);
   const details: ErrorDetail[] = [];
@@ -116,21 +122,28 @@ export function controlCharacterDetails(value: unknown, whole = 'The request bod
   for (let index = 0; index < nodes.length && details.length < 10; index += 1) {
     const current = nodes[index]!.value;
     if (typeof current === 'string') {
-      if (!CONTROL_CHARACTER.test(current)) continue;
+      if (!isBadText(current)) continue;
       const path = pathOf(index);
-      details.push({ path: path.join('.'), message: `${name(path)} must not contain control characters.` });
+      details.push({
+        path: path.join('.'),
+        message: CONTROL_CHARACTER.test(current)
+          ? `${name(path)} must not contain control characters.`
+          : `${name(path)} holds a broken character (half of a UTF-16 pair); type or paste it again.`,
+      });
     } else if (Array.isArray(current)) {
       current.forEach((item, key) => nodes.push({ value: item, key: String(key), parent: index }));
     } else if (isRecord(current)) {
       for (const [key, item] of Object.entries(current)) {
-        if (!CONTROL_CHARACTER.test(key)) {
+        if (!isBadText(key)) {
           nodes.push({ value: item, key, parent: index });
           continue;
         }
         const path = pathOf(index);
         details.push({
           path: path.join('.'),
-          message: `${name(path)} has a field name with control characters.`,
+          message: CONTROL_CHARACTER.test(key)
+            ? `${name(path)} has a field name with control characters.`
+            : `${name(path)} has a field name with a broken character (half of a UTF-16 pair).`,
         });
       }
     }

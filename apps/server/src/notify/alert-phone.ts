@@ -124,13 +124,27 @@ export interface PhoneAlert {
   languageCode: string;
 }
 
-function headline(alert: PhoneAlert): string {
+function headline(alert: PhoneAlert, summaryOf: (summary: string) => string = (summary) => summary): string {
   const phrases = phrasesOf(alert.languageCode);
   if (alert.event === 'resolved') return phrases.resolved(alert.monitorName);
-  const summary = alert.summary.replace(/[.\s]+$/, '');
+  const summary = summaryOf(alert.summary).replace(/[.\s]+$/, '');
   return alert.event.startsWith('repeat-')
     ? phrases.repeat(alert.monitorName, summary)
     : phrases.opened(alert.monitorName, summary);
+}
+
+/**
+ * A summary as a voice reads it: every web address becomes its host ("HTTP 503 from shop.example", not
+ * "h t t p s colon slash slash …" and a path read letter by letter).
+ */
+export function spoken(summary: string): string {
+  return summary.replace(/\bhttps?:\/\/[^\s"'<>]+/gi, (url) => {
+    try {
+      return new URL(url.replace(/[.,;:!?)]+$/, '')).hostname.replace(/^www\./, '');
+    } catch {
+      return url;
+    }
+  });
 }
 
 /** The SMS of an alert: what broke, and the signed acknowledge link while the incident is open. */
@@ -144,7 +158,7 @@ export function alertSms(alert: PhoneAlert & { ackLink: string | null }): string
  * notice only says so.
  */
 export function alertCallTwiml(alert: PhoneAlert & { gatherUrl: string | null }): string {
-  const line = say(alert.languageCode, headline(alert));
+  const line = say(alert.languageCode, headline(alert, spoken));
   if (!alert.gatherUrl) return twiml(line);
   const ask = say(alert.languageCode, phrasesOf(alert.languageCode).pressOne);
   return twiml(

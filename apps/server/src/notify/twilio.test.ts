@@ -89,13 +89,13 @@ describe('the Twilio adapter', () => {
     expect(isValidTwilioSignature('token', url, params, 'short')).toBe(false);
   });
 
-  it('places a call that runs its TwiML when answered', async () => {
+  it('places a call that runs its TwiML when answered, reading the host instead of the address', async () => {
     const started = await twilio.startCall({
       to: TO,
       twiml: alertCallTwiml({
         event: 'opened',
         monitorName: 'Shop & Co',
-        summary: 'HTTP 503',
+        summary: 'HTTP 503 from https://www.shop.example/collections/sale?page=2.',
         languageCode: 'en-GB',
         gatherUrl: 'http://127.0.0.1:9/never',
       }),
@@ -104,7 +104,7 @@ describe('the Twilio adapter', () => {
     expect(started.sid).toMatch(/^CA[0-9a-f]{32}$/);
     const answered = await sandbox.phone.answer(started.sid);
     expect(answered.spoken[0]).toMatchObject({
-      text: 'Vigil alert. Shop & Co has a problem: HTTP 503.',
+      text: 'Vigil alert. Shop & Co has a problem: HTTP 503 from shop.example.',
       language: 'en-GB',
     });
     expect(answered.gathering).toBe(true);

@@ -52,7 +52,7 @@ export interface TestApp {
  */
 export async function startTestApp(
   testDatabase: TestDatabase,
-  options: { phonePolicy?: PhonePolicy } = {},
+  options: { phonePolicy?: PhonePolicy; trustProxy?: number } = {},
 ): Promise<TestApp> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -101,7 +101,7 @@ export async function startTestApp(
       oidc: { issuer: `${url}/sandbox/oidc`, ...OIDC_CLIENT },
       webDist,
       sessionTtlDays: 30,
-      trustProxy: false,
+      trustProxy: options.trustProxy ?? 0,
       logLevel: 'silent',
       logFormat: 'json',
       twilio,

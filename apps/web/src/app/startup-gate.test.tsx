@@ -4,7 +4,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UserInfo } from '@vigil/contracts';
 import type { ApiResult } from '../lib/api-client.ts';
-import { getUserInfo as getStoredUser } from '../lib/session.ts';
+import { getUserInfo as getStoredUser, returnPath } from '../lib/session.ts';
 import { renderWithProviders } from '../test/render.tsx';
 import { getUserInfo } from '../features/user/api/get-user-info.ts';
 import { RootLayout } from './root-layout.tsx';
@@ -52,6 +52,7 @@ function renderGate(url: string) {
 
 beforeEach(() => {
   fetchUser.mockReset();
+  sessionStorage.clear();
 });
 
 describe('StartupGate', () => {
@@ -59,6 +60,27 @@ describe('StartupGate', () => {
     renderGate('/app/settings');
     expect(await screen.findByTestId('login')).toBeInTheDocument();
     expect(fetchUser).not.toHaveBeenCalled();
+  });
+
+  it('remembers the page a signed-out person opened, and forgets it once they reach it', async () => {
+    renderGate('/app/alerts?incident=42');
+    expect(await screen.findByTestId('login')).toBeInTheDocument();
+    expect(returnPath()).toBe('/alerts?incident=42');
+
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockReturnValue(answer(ready));
+    renderGate('/app/alerts?incident=42');
+    expect(await screen.findByTestId('page')).toHaveTextContent('/alerts?incident=42');
+    expect(returnPath()).toBeNull();
+  });
+
+  it('does not remember the monitors, the root or a path that leaves the app', async () => {
+    for (const url of ['/app/monitor', '/app/', '/app//evil.example/x']) {
+      const { unmount } = renderGate(url);
+      expect(await screen.findByTestId('login')).toBeInTheDocument();
+      expect(returnPath()).toBeNull();
+      unmount();
+    }
   });
 
   it('shows only a full-height spinner while the user loads', async () => {

@@ -4,7 +4,15 @@ import { AppShell } from '../components/shell/app-shell.tsx';
 import { FullPageSpinner } from '../components/page-states.tsx';
 import { getUserInfo } from '../features/user/api/get-user-info.ts';
 import { parseQuery, stringifyQuery } from '../lib/query-string.ts';
-import { getToken, isAbPricingSet, removeToken, setUserInfo } from '../lib/session.ts';
+import {
+  forgetReturnPath,
+  getToken,
+  isAbPricingSet,
+  rememberReturnPath,
+  removeToken,
+  returnPath,
+  setUserInfo,
+} from '../lib/session.ts';
 import { useUserInfo } from '../lib/use-user-info.ts';
 import { BASENAME } from './route-table.ts';
 import { isPaymentOutcome, isShellOmitted } from './route-match.ts';
@@ -47,6 +55,7 @@ export default function StartupGate({ children }: { children: ReactNode }) {
   const query = parseQuery(location.search);
 
   if (!token || load?.ok === false) {
+    rememberReturnPath(location.pathname + location.search);
     return (
       <Navigate to={{ pathname: '/login', search: stringifyQuery({ redirect: query.redirect }) }} replace />
     );
@@ -61,6 +70,8 @@ export default function StartupGate({ children }: { children: ReactNode }) {
     return <Navigate to={{ pathname: next.pathname, search: next.search }} replace={next.replace} />;
   }
 
+  // The page opened before signing in is reached: later sign-ins start from the monitors again.
+  if (returnPath() === location.pathname + location.search) forgetReturnPath();
   if (isShellOmitted(BASENAME + location.pathname)) return children;
   return (
     <AppShell onLogout={logout} loggingOut={loggingOut}>

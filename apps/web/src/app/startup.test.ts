@@ -181,4 +181,14 @@ describe('homeAfterStartup', () => {
     expect(homeAfterStartup({}).pathname).toBe('/monitor');
     expect(homeAfterStartup({ redirect: 'x' }).search).toBe('?redirect=x');
   });
+
+  it('goes to the page opened before signing in, with its query, when there is one', () => {
+    expect(homeAfterStartup({}, '/alerts?incident=42')).toEqual({
+      pathname: '/alerts',
+      search: '?incident=42',
+      replace: true,
+    });
+    expect(homeAfterStartup({}, '/settings')).toMatchObject({ pathname: '/settings', search: '' });
+    expect(homeAfterStartup({}, null).pathname).toBe('/monitor');
+  });
 });

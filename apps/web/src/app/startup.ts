@@ -76,8 +76,17 @@ function normalizeSearch(search: string): string {
   return new URLSearchParams(search.startsWith('?') ? search.slice(1) : search).toString();
 }
 
-/** Where the app goes after sign-in, registration, onboarding or choosing a plan when no rule applies. */
-export function homeAfterStartup(query: Query): Navigation {
+/**
+ * Where the app goes after sign-in, registration, onboarding or choosing a plan when no rule applies: the
+ * page the person opened before signing in (`returnTo`, an in-app path), else the monitors.
+ */
+export function homeAfterStartup(query: Query, returnTo?: string | null): Navigation {
+  if (returnTo) {
+    const at = returnTo.indexOf('?');
+    return at === -1
+      ? { pathname: returnTo, search: '', replace: true }
+      : { pathname: returnTo.slice(0, at), search: returnTo.slice(at), replace: true };
+  }
   return go('/monitor', { redirect: query.redirect || undefined });
 }
 

@@ -2,15 +2,15 @@ import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { Session, UserInfo } from '@vigil/contracts';
 import { parseQuery, type Query } from '../lib/query-string.ts';
-import { isAbPricingSet, setUserInfo, startSession } from '../lib/session.ts';
+import { isAbPricingSet, returnPath, setUserInfo, startSession } from '../lib/session.ts';
 import { decideStartup, homeAfterStartup, nowInSeconds, type Navigation } from './startup.ts';
 
 /**
  * Moves the user on after a step of the start-up flow, keeping the `redirect` parameter:
- * - `afterSignIn(session)` stores the cookies and goes to the monitors, where the startup gate fetches the
- *   user and applies the rules (onboarding, pricing, a pending binding);
+ * - `afterSignIn(session)` stores the cookies and goes to the page opened before signing in, or the monitors,
+ *   where the startup gate fetches the user and applies the rules (onboarding, pricing, a pending binding);
  * - `afterUserChange(user)` stores the updated user and applies the rules at once (onboarding → pricing →
- *   monitors or /monitor_create).
+ *   the page opened before signing in, the monitors or /monitor_create).
  */
 export function useContinue() {
   const navigate = useNavigate();
@@ -26,7 +26,7 @@ export function useContinue() {
       startSession(session);
       const query = parseQuery(search);
       const redirect = session.redirect || query.redirect;
-      void go(homeAfterStartup(redirect ? { redirect } : {}));
+      void go(homeAfterStartup(redirect ? { redirect } : {}, returnPath()));
     },
     [go, search],
   );
@@ -37,7 +37,7 @@ export function useContinue() {
       const { redirect } = parseQuery(search);
       const query: Query = redirect ? { redirect } : {};
       const next = decideStartup({ user, query, now: nowInSeconds(), abPricing: isAbPricingSet() });
-      void go(next ?? homeAfterStartup(query));
+      void go(next ?? homeAfterStartup(query, returnPath()));
     },
     [go, search],
   );

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { logout } from '../features/auth/api/logout.ts';
-import { clearSession } from '../lib/session.ts';
+import { clearSession, forgetReturnPath } from '../lib/session.ts';
 
 /** Log out: the logout call, then the cookies and stored user are cleared and the app goes to /login. */
 export function useLogout() {
@@ -12,6 +12,7 @@ export function useLogout() {
     // The session ends locally whatever the server answers; the client's toast says if the call failed.
     await logout();
     clearSession();
+    forgetReturnPath();
     setLoggingOut(false);
     await navigate('/login', { replace: true });
   }, [navigate]);

@@ -1,7 +1,7 @@
 import axios, { type AxiosRequestConfig } from 'axios';
 import { notifications } from '@mantine/notifications';
 import type { ErrorDetail } from '@vigil/contracts';
-import { clearSession, getToken } from './session.ts';
+import { clearSession, getToken, rememberReturnPath } from './session.ts';
 
 export const REQUEST_TIMEOUT_MS = 50_000;
 /** The spec's fallback text, spelled as the spec spells it. */
@@ -48,6 +48,12 @@ export interface ApiClientOptions {
   navigate?: (url: string) => void;
   /** Shows an error to the user; by default the top-center 'Error' toast. */
   showError?: (message: string) => void;
+}
+
+/** Where the browser is, as a path under /app without it (what sign-in may return to). */
+function currentAppPath(): string {
+  const { pathname, search } = window.location;
+  return pathname.startsWith('/app/') ? pathname.slice('/app'.length) + search : '';
 }
 
 export function showErrorToast(message: string): void {
@@ -116,6 +122,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     };
     if (response.status === 401) {
       clearSession();
+      rememberReturnPath(currentAppPath());
       navigate(LOGIN_URL);
     } else {
       showError(message);

@@ -40,6 +40,47 @@ export function clearSession(): void {
   clearUserInfo();
 }
 
+const RETURN_PATH_KEY = 'vigil.returnTo';
+/** Pages the app lands on anyway, or that only a signed-out person sees: never worth returning to. */
+const NOT_A_RETURN = /^\/(?:$|monitor\/?$|login|register|oauth)/;
+
+/**
+ * The page a signed-out person opened (an alert email's link to /app/alerts, say), kept for this tab so
+ * that signing in — with a password, with Google, or after registering and onboarding — lands there.
+ * Only an in-app path (below /app, without it) is kept, so the stored value cannot send anyone elsewhere.
+ */
+export function rememberReturnPath(path: string): void {
+  if (!isReturnPath(path)) return;
+  try {
+    window.sessionStorage.setItem(RETURN_PATH_KEY, path);
+  } catch {
+    // No storage: sign-in lands on the monitors, as it would have anyway.
+  }
+}
+
+/** The remembered page, if any (kept until it is reached or the person logs out). */
+export function returnPath(): string | null {
+  let path: string | null = null;
+  try {
+    path = window.sessionStorage.getItem(RETURN_PATH_KEY);
+  } catch {
+    return null;
+  }
+  return path && isReturnPath(path) ? path : null;
+}
+
+export function forgetReturnPath(): void {
+  try {
+    window.sessionStorage.removeItem(RETURN_PATH_KEY);
+  } catch {
+    // Nothing was stored.
+  }
+}
+
+function isReturnPath(path: string): boolean {
+  return path.startsWith('/') && !path.startsWith('//') && !path.includes('\\') && !NOT_A_RETURN.test(path);
+}
+
 /** `AB_PRICING` counts as set when it holds any non-empty value. */
 export function isAbPricingSet(): boolean {
   return Boolean(readStorage(AB_PRICING_KEY));

@@ -9,7 +9,7 @@ import { LoginForm } from '../features/auth/components/login-form.tsx';
 import { homeAfterStartup } from '../app/startup.ts';
 import { useContinue } from '../app/use-continue.ts';
 import { parseQuery, stringifyQuery } from '../lib/query-string.ts';
-import { getToken } from '../lib/session.ts';
+import { getToken, returnPath } from '../lib/session.ts';
 
 type Mode = 'signin' | 'request' | 'verify';
 
@@ -32,7 +32,7 @@ export default function LoginPage() {
   const [passwordReset, setPasswordReset] = useState(false);
 
   if (mode === 'signin' && !query.reset && getToken()) {
-    const home = homeAfterStartup(query);
+    const home = homeAfterStartup(query, returnPath());
     return <Navigate to={{ pathname: home.pathname, search: home.search }} replace />;
   }
 

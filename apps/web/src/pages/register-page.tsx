@@ -6,7 +6,7 @@ import { RegisterForm } from '../features/auth/components/register-form.tsx';
 import { homeAfterStartup } from '../app/startup.ts';
 import { useContinue } from '../app/use-continue.ts';
 import { parseQuery, stringifyQuery } from '../lib/query-string.ts';
-import { getToken } from '../lib/session.ts';
+import { getToken, returnPath } from '../lib/session.ts';
 
 export default function RegisterPage() {
   const { search } = useLocation();
@@ -14,7 +14,7 @@ export default function RegisterPage() {
   const { afterSignIn } = useContinue();
 
   if (getToken()) {
-    const home = homeAfterStartup(query);
+    const home = homeAfterStartup(query, returnPath());
     return <Navigate to={{ pathname: home.pathname, search: home.search }} replace />;
   }
 

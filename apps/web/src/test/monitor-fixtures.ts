@@ -437,6 +437,8 @@ export function anAlert(overrides: Partial<Alert> = {}): Alert {
     openedAt: '2026-03-10T11:00:00.000Z',
     acknowledgedAt: null,
     resolvedAt: null,
+    resolvedBy: null,
+    resolutionNote: null,
     alertCount: 1,
     deliveries: [
       {

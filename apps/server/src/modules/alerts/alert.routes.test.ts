@@ -30,6 +30,8 @@ describe.each(databases)('alerts API on $name', (testDatabase) => {
       token: user?.token,
       body: { incidentId },
     });
+  const resolve = (user: TestUser | undefined, body: unknown) =>
+    call(t.app, 'POST', '/monitor-bff/monitor/alerts/resolve', { token: user?.token, body });
   const incident = async (id: string) => {
     const [row] = await t.database.db.select().from(incidents).where(eq(incidents.id, id));
     return row;
@@ -87,6 +89,8 @@ describe.each(databases)('alerts API on $name', (testDatabase) => {
       openedAt: new Date(start - 2 * MINUTE_MS).toISOString(),
       acknowledgedAt: null,
       resolvedAt: null,
+      resolvedBy: null,
+      resolutionNote: null,
       alertCount: 1,
       deliveries: [
         {
@@ -154,6 +158,86 @@ describe.each(databases)('alerts API on $name', (testDatabase) => {
       code: 'CONFLICT',
       message: 'This alert is already resolved: there is nothing left to acknowledge.',
     });
+  });
+
+  it('resolves an alert by hand with a note: no repeats, and the monitor forgets that condition’s failures', async () => {
+    const monitorId = await createMonitor(t, owner);
+    const id = await seedIncident(t, owner, monitorId);
+    const failing = { http_status: { failures: 3, open: true }, keyword: { failures: 1, open: false } };
+    await t.database.db.update(monitors).set({ checkState: failing }).where(eq(monitors.id, monitorId));
+
+    const { status, body } = await resolve(owner, { incidentId: id, note: '  Host restarted the server.  ' });
+    expect(status).toBe(200);
+    expect(alertResponse.parse(body)).toEqual(body);
+    expect(body.data).toMatchObject({
+      state: 'resolved',
+      resolvedAt: t.clock.now().toISOString(),
+      resolvedBy: 'person',
+      resolutionNote: 'Host restarted the server.',
+    });
+    expect(await incident(id)).toMatchObject({ state: 'resolved', nextAlertAt: null });
+    const [monitor] = await t.database.db.select().from(monitors).where(eq(monitors.id, monitorId));
+    // A site still failing opens a new incident after its confirmations; other conditions keep their count.
+    expect(monitor!.checkState).toEqual({ keyword: { failures: 1, open: false } });
+    // No recovery notice: the person resolved it, nothing said the site recovered.
+    const events = (body.data as { deliveries: { event: string }[] }).deliveries.map((d) => d.event);
+    expect(events).toEqual(['opened']);
+
+    const twice = await resolve(owner, { incidentId: id });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toEqual({ code: 'CONFLICT', message: 'This alert is already resolved.' });
+    const acknowledged = await seedIncident(t, owner, monitorId, {
+      conditionKey: 'timeout',
+      state: 'acknowledged',
+    });
+    expect((await resolve(owner, { incidentId: acknowledged })).body.data).toMatchObject({
+      state: 'resolved',
+      resolvedBy: 'person',
+      resolutionNote: null,
+    });
+  });
+
+  it("refuses another user's alert (404), a note too long (400) and no session (401), changing nothing", async () => {
+    const id = await seedIncident(t, other, await createMonitor(t, other));
+    const foreign = await resolve(owner, { incidentId: id, note: 'mine now' });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ code: 'NOT_FOUND', message: 'That alert does not exist.' });
+    const mine = await seedIncident(t, owner, await createMonitor(t, owner));
+    const long = await resolve(owner, { incidentId: mine, note: 'x'.repeat(501) });
+    expect(long.status).toBe(400);
+    expect(long.body.details).toEqual([{ path: 'note', message: 'Keep the note under 500 characters.' }]);
+    expect((await resolve(undefined, { incidentId: mine })).status).toBe(401);
+    expect(await incident(id)).toMatchObject({ state: 'open', resolvedBy: null });
+    expect(await incident(mine)).toMatchObject({ state: 'open', resolvedBy: null });
+  });
+
+  it('ends the open and acknowledged alerts of a monitor when it is paused, without a recovery notice', async () => {
+    const monitorId = await createMonitor(t, owner);
+    const open = await seedIncident(t, owner, monitorId);
+    const acked = await seedIncident(t, owner, monitorId, { conditionKey: 'timeout', state: 'acknowledged' });
+    const elsewhere = await seedIncident(t, owner, await createMonitor(t, owner));
+    await t.database.db
+      .update(monitors)
+      .set({ checkState: { http_status: { failures: 2, open: true } } })
+      .where(eq(monitors.id, monitorId));
+
+    const paused = await call(t.app, 'POST', '/monitor-bff/monitor-pause', {
+      token: owner.token,
+      body: { monitor_ids: [monitorId] },
+    });
+    expect(paused.status).toBe(200);
+    for (const id of [open, acked]) {
+      expect(await incident(id)).toMatchObject({ state: 'resolved', resolvedBy: 'pause', nextAlertAt: null });
+    }
+    expect(await incident(elsewhere)).toMatchObject({ state: 'open' });
+    const [monitor] = await t.database.db.select().from(monitors).where(eq(monitors.id, monitorId));
+    expect(monitor!.checkState).toEqual({});
+    const list = await call(t.app, 'GET', `/monitor-bff/monitor/alerts?monitorId=${monitorId}`, {
+      token: owner.token,
+    });
+    expect(
+      list.body.data.list.map((a: { resolvedBy: string; deliveries: unknown[] }) => a.resolvedBy),
+    ).toEqual(['pause', 'pause']);
   });
 
   it("answers 404 for another user's alert and changes nothing; 400 for a bad id; 401 without a session", async () => {

@@ -1,5 +1,11 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import { acknowledgeBody, alertListQuery, alertListResponse, alertResponse } from '@vigil/contracts';
+import {
+  acknowledgeBody,
+  alertListQuery,
+  alertListResponse,
+  alertResponse,
+  resolveBody,
+} from '@vigil/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, SESSION_SECURITY } from '../../lib/route-schemas.ts';
@@ -46,6 +52,25 @@ export const alertRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => ({ data: await alerts.acknowledge(sessionOf(request), request.body.incidentId) }),
+  );
+
+  app.post(
+    '/monitor-bff/monitor/alerts/resolve',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags,
+        summary: 'Resolve an alert by hand, with an optional note',
+        description:
+          'Ends the incident now: no more repeat alerts and no recovery notice. If the checks still fail, a new alert opens after the confirmations. A resolved alert answers 409.',
+        security: SESSION_SECURITY,
+        body: resolveBody,
+        response: { 200: alertResponse, ...errorResponses(400, 401, 404, 409, 413) },
+      },
+    },
+    async (request) => ({
+      data: await alerts.resolve(sessionOf(request), request.body.incidentId, request.body.note),
+    }),
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import type { AckLinkError, Alert, Delivery, IncidentState } from '@vigil/contracts';
+import type { AckLinkError, Alert, Delivery, IncidentState, ResolvedBy } from '@vigil/contracts';
 import type { Store } from '../../db/store.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -10,6 +10,7 @@ import type { DeliveryRow, IncidentWithMonitor } from './incident.repository.ts'
 
 export const ALERT_NOT_FOUND = 'That alert does not exist.';
 export const ALREADY_RESOLVED = 'This alert is already resolved: there is nothing left to acknowledge.';
+export const RESOLVED_BEFORE = 'This alert is already resolved.';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -38,6 +39,8 @@ function toAlert(row: IncidentWithMonitor, deliveries: DeliveryRow[]): Alert {
     openedAt: row.openedAt.toISOString(),
     acknowledgedAt: iso(row.acknowledgedAt),
     resolvedAt: iso(row.resolvedAt),
+    resolvedBy: row.state === 'resolved' ? ((row.resolvedBy as ResolvedBy | null) ?? 'check') : null,
+    resolutionNote: row.resolutionNote,
     alertCount: row.alertCount,
     deliveries: deliveries.map(toDelivery),
   };
@@ -101,6 +104,22 @@ export function createAlertService(deps: { store: Store; clock: Clock; ackLinks:
         throw new AppError('NOT_FOUND', ALERT_NOT_FOUND);
       }
       return (await present([outcome.incident]))[0]!;
+    },
+
+    /**
+     * Resolved by the person, with an optional note: no more repeats and no recovery notice (nothing says the
+     * site recovered). A site still failing opens a new incident after its confirmations.
+     */
+    async resolve(session: AuthSession, incidentId: string, note: string | undefined): Promise<Alert> {
+      const incident = await store.incidents.findOwned(session.userId, incidentId);
+      if (!incident) throw new AppError('NOT_FOUND', ALERT_NOT_FOUND);
+      const resolved = await store.transaction((tx) =>
+        tx.incidents.resolveByHand(incident.id, note || null, clock.now()),
+      );
+      if (!resolved) throw new AppError('CONFLICT', RESOLVED_BEFORE);
+      const now = await store.incidents.findWithMonitor(incident.id);
+      if (!now) throw new AppError('NOT_FOUND', ALERT_NOT_FOUND);
+      return (await present([now]))[0]!;
     },
 
     /** The emailed link: no session, the signed token is the permission. */

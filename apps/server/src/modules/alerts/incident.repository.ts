@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
+import { at, rowsOf } from '../../db/raw-sql.ts';
 import { alertDeliveries, incidents, monitors } from '../../db/schema.ts';
 
 export type IncidentRow = typeof incidents.$inferSelect;
@@ -68,6 +69,26 @@ export function createIncidentRepository(db: Db) {
         .innerJoin(monitors, eq(monitors.id, incidents.monitorId))
         .where(eq(incidents.id, id));
       return row;
+    },
+
+    /**
+     * Resolved by the person, with their note; false when it was resolved already. The monitor forgets the
+     * condition's failures, so a site still failing opens a new incident after its confirmations.
+     */
+    async resolveByHand(id: string, note: string | null, now: Date): Promise<boolean> {
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`with ended as (
+              update incidents set state = 'resolved', resolved_at = ${at(now)}, next_alert_at = null,
+                resolved_by = 'person', resolution_note = ${note}::text
+              where id = ${id}::uuid and state <> 'resolved'
+              returning id, monitor_id, condition_key
+            )
+            update monitors m set check_state = m.check_state - ended.condition_key
+            from ended where m.id = ended.monitor_id
+            returning ended.id`,
+      );
+      return rows.length === 1;
     },
 
     /** Open → acknowledged and no more repeats; false when it was not open (acknowledged or resolved first). */
@@ -140,5 +161,22 @@ function incidentColumns() {
     lastAlertAt: incidents.lastAlertAt,
     nextAlertAt: incidents.nextAlertAt,
     alertCount: incidents.alertCount,
+    resolvedBy: incidents.resolvedBy,
+    resolutionNote: incidents.resolutionNote,
   };
+}
+
+/**
+ * Ends the unresolved incidents of monitors being paused (by the person or by the plan): a paused monitor
+ * is not checked, so nothing else would ever end them. No recovery notice goes out (nothing recovered), and
+ * the monitors forget their failures, so checks start afresh when they run again. Two statements: callers
+ * pause inside a transaction.
+ */
+export async function endIncidentsOfPaused(db: Db, monitorIds: string[], now: Date): Promise<void> {
+  if (monitorIds.length === 0) return;
+  await db
+    .update(incidents)
+    .set({ state: 'resolved', resolvedAt: now, nextAlertAt: null, resolvedBy: 'pause' })
+    .where(and(inArray(incidents.monitorId, monitorIds), ne(incidents.state, 'resolved')));
+  await db.update(monitors).set({ checkState: {} }).where(inArray(monitors.id, monitorIds));
 }

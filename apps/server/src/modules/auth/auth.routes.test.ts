@@ -65,6 +65,22 @@ describe.each(databases)('sign-up, sign-in and sessions on $name', (testDatabase
       expect((await register()).status).toBe(200);
     });
 
+    it('counts an IPv6 network as one address: 20 accounts from one /64, however written', async () => {
+      const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7`;
+      for (let i = 0; i < 20; i++) {
+        const answer = await call(t.app, 'POST', '/oauth-bff/v1/user/register', {
+          body: { email: uniqueEmail(), password: PASSWORD },
+          address: `${prefix}::${(i + 1).toString(16)}`,
+        });
+        expect(answer.status).toBe(200);
+      }
+      const limited = await call(t.app, 'POST', '/oauth-bff/v1/user/register', {
+        body: { email: uniqueEmail(), password: PASSWORD },
+        address: `${prefix}:0:0:0:ff`,
+      });
+      expect(limited.status).toBe(429);
+    });
+
     it('gives each account its own monitor_key', async () => {
       const [a, b] = await Promise.all([registerUser(t.app), registerUser(t.app)]);
       expect(a.monitorKey).not.toBe(b.monitorKey);
@@ -364,5 +380,26 @@ describe.each(databases)('sign-up, sign-in and sessions on $name', (testDatabase
         401,
       );
     });
+  });
+});
+
+describe.each(databases)('behind one proxy (TRUST_PROXY=on) on $name', (testDatabase) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(testDatabase, { trustProxy: 1 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('counts the address the proxy appended, whatever a client writes before it in X-Forwarded-For', async () => {
+    const client = uniqueAddress();
+    const register = (written: string) =>
+      call(t.app, 'POST', '/oauth-bff/v1/user/register', {
+        body: { email: uniqueEmail(), password: PASSWORD },
+        headers: { 'x-forwarded-for': `${written}, ${client}` },
+      });
+    for (let i = 0; i < 20; i++) expect((await register(`9.9.9.${i}`)).status).toBe(200);
+    expect((await register('9.9.9.99')).status).toBe(429);
   });
 });

@@ -11,6 +11,7 @@ import {
   verifyPasswordBody,
 } from '@vigil/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientNetwork } from '../../lib/client-network.ts';
 import { errorResponses, SESSION_SECURITY } from '../../lib/route-schemas.ts';
 import type { OidcService } from '../oidc/oidc.service.ts';
 import { sessionOf } from '../sessions/authenticate.ts';
@@ -39,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         response: { 200: registerResponse, ...errorResponses(409, 413, 429) },
       },
     },
-    async (request) => ({ data: await auth.register(request.body, { ip: request.ip }) }),
+    async (request) => ({ data: await auth.register(request.body, { ip: clientNetwork(request.ip) }) }),
   );
 
   app.post(
@@ -55,7 +56,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       },
     },
     async (request) => {
-      const caller = { ip: request.ip };
+      const caller = { ip: clientNetwork(request.ip) };
       const body = request.body;
       const session = 'code' in body ? await oidc.finish(body, caller) : await auth.login(body, caller);
       return { data: session };
@@ -92,7 +93,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       },
     },
     async (request) => {
-      await auth.forgetPassword(request.body.email, { ip: request.ip });
+      await auth.forgetPassword(request.body.email, { ip: clientNetwork(request.ip) });
       return {
         data: {
           message: `If an account uses ${request.body.email}, a reset code is on its way. It works for 30 minutes.`,
@@ -112,7 +113,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       },
     },
     async (request) => {
-      await auth.verifyPassword(request.body, { ip: request.ip });
+      await auth.verifyPassword(request.body, { ip: clientNetwork(request.ip) });
       return { data: { message: 'Your password is changed. Sign in with your new password.' } };
     },
   );

@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { at, rowsOf } from '../../db/raw-sql.ts';
 import { billingAccounts, monitors, providerConnections, users } from '../../db/schema.ts';
+import { endIncidentsOfPaused } from '../alerts/incident.repository.ts';
 import type { UserRow } from '../users/user.repository.ts';
 
 /** What applying a plan's limits reads of a monitor. */
@@ -100,13 +101,19 @@ export function createPlanLimitsRepository(db: Db) {
       return Number(row?.n ?? 0);
     },
 
-    /** Pauses running monitors for the plan, saying why. */
+    /** Pauses running monitors for the plan, saying why, and ends their unresolved incidents. */
     async pause(userId: string, ids: string[], reason: string, now: Date): Promise<void> {
       if (ids.length === 0) return;
-      await db
+      const paused = await db
         .update(monitors)
         .set({ paused: true, pauseReason: reason, updatedAt: now })
-        .where(and(eq(monitors.userId, userId), inArray(monitors.id, ids)));
+        .where(and(eq(monitors.userId, userId), inArray(monitors.id, ids)))
+        .returning({ id: monitors.id });
+      await endIncidentsOfPaused(
+        db,
+        paused.map((row) => row.id),
+        now,
+      );
     },
 
     /** Resumes monitors Vigil paused; each is checked at once. */

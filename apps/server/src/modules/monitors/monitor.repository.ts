@@ -1,6 +1,7 @@
 import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { monitors } from '../../db/schema.ts';
+import { endIncidentsOfPaused } from '../alerts/incident.repository.ts';
 
 export type MonitorRow = typeof monitors.$inferSelect;
 
@@ -200,7 +201,8 @@ export function createMonitorRepository(db: Db) {
 
     /**
      * The person pauses or starts: starting a paused monitor checks it at once; a running one keeps its schedule.
-     * Either way the monitor is the person's choice from now on, so Vigil's pause reason goes.
+     * Either way the monitor is the person's choice from now on, so Vigil's pause reason goes. Pausing ends
+     * the monitors' unresolved incidents (`endIncidentsOfPaused`; call it inside a transaction).
      */
     async setPaused(userId: string, ids: string[], paused: boolean, now: Date): Promise<number> {
       const rows = await db
@@ -217,6 +219,12 @@ export function createMonitorRepository(db: Db) {
         )
         .where(owned(userId, ids))
         .returning({ id: monitors.id });
+      if (paused)
+        await endIncidentsOfPaused(
+          db,
+          rows.map((row) => row.id),
+          now,
+        );
       return rows.length;
     },
   };

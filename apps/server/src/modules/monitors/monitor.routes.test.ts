@@ -223,6 +223,21 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
     }
     expect((await stored(monitorId))!.name).toBe('Storefront');
 
+    // Half a UTF-16 pair reaches JSON but no database column: refused the same way, not a 500.
+    const broken = {
+      ...base,
+      conditions: { ...base.conditions, keyword: { enabled: true, keyword: 'sold\udfff', mode: 'missing' } },
+    };
+    for (const [method, body] of [
+      ['POST', broken],
+      ['PUT', { ...broken, monitorId }],
+      ['POST', { ...base, name: '\ud800Shop' }],
+    ] as const) {
+      const answer = await api(method, '/monitor-bff/monitor', owner, body);
+      expect(answer.status, method).toBe(400);
+      expect(answer.body.message).toMatch(/holds a broken character \(half of a UTF-16 pair\)/);
+    }
+
     const query = await api('GET', `/monitor-bff/monitor-info?monitorId=${monitorId}%00`, owner);
     expect(query.status).toBe(400);
     expect(query.body.message).toBe('monitorId must not contain control characters.');

@@ -343,7 +343,7 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
       const answered = await phone().answer(ringing.sid);
       expect(answered.gathering).toBe(true);
       expect(answered.spoken[0]).toMatchObject({
-        text: 'Vigil-Alarm. Storefront hat ein Problem: HTTP 503 from https://shop.example/.',
+        text: 'Vigil-Alarm. Storefront hat ein Problem: HTTP 503 from shop.example.',
         language: 'de-DE',
       });
       expect(answered.spoken[1]!.text).toBe(
@@ -352,6 +352,7 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
       await pollDelivery(incidentId, 'call').toBe('delivered');
       const pressed = await phone().press(ringing.sid, '1');
       expect(pressed.spoken.at(-1)!.text).toBe('Danke. Der Alarm ist bestätigt. Auf Wiederhören.');
+      await pollDelivery(incidentId, 'call').toBe('acknowledged');
       await expect.poll(() => phone().call(ringing.sid)!.status).toBe('completed');
       const [incident] = await t.database.db.select().from(incidents).where(eq(incidents.id, incidentId));
       expect(incident).toMatchObject({ state: 'acknowledged', nextAlertAt: null });

@@ -122,6 +122,7 @@ export function createPhoneEventService(deps: {
         return gatherReplyTwiml(delivery.languageCode, 'other-key', gatherUrl);
       if (delivery.incidentState === 'resolved')
         return gatherReplyTwiml(delivery.languageCode, 'closed', gatherUrl);
+      await store.phone.markAcknowledged(deliveryId, one(params, 'CallSid'), now);
       if (delivery.incidentState === 'open') {
         await store.incidents.acknowledge(delivery.incidentId, now);
         deps.log.info({ incidentId: delivery.incidentId, deliveryId }, 'alert acknowledged by a key press');

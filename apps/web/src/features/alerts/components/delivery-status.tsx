@@ -17,6 +17,7 @@ export const DELIVERY_STATUS_LABELS: Record<Status, string> = {
   sending: 'Sending',
   sent: 'Sent',
   delivered: 'Delivered',
+  acknowledged: 'Acknowledged',
   unanswered: 'Not answered',
   failed: 'Failed',
   skipped: 'Skipped',
@@ -27,10 +28,18 @@ const STATUS_COLORS: Record<Status, string> = {
   sending: 'blue',
   sent: 'teal',
   delivered: 'green',
+  acknowledged: 'green',
   unanswered: 'orange',
   failed: 'red',
   skipped: 'gray',
 };
+
+/** A status in words for its channel: a call picked up without the key press is not yet an acknowledgement. */
+export function deliveryStatusLabel(delivery: Pick<Delivery, 'channel' | 'status'>): string {
+  if (delivery.channel === 'call' && delivery.status === 'delivered') return 'Answered, not acknowledged';
+  if (delivery.channel === 'call' && delivery.status === 'acknowledged') return 'Answered, acknowledged';
+  return DELIVERY_STATUS_LABELS[delivery.status];
+}
 
 /** Statuses whose `lastError` says why the person was not reached (or, while pending, why it waits again). */
 const EXPLAINED: readonly Status[] = ['pending', 'failed', 'skipped', 'unanswered'];
@@ -85,7 +94,7 @@ export function DeliveryStatus({ deliveries }: { deliveries: Delivery[] }) {
             leftSection={icon}
             tt="none"
           >
-            {label}: {DELIVERY_STATUS_LABELS[latest.status]}
+            {label}: {deliveryStatusLabel(latest)}
           </Badge>
           {latest.fallbackFor ? (
             <Text size="xs" fw={600} maw={240}>
