@@ -1,16 +1,16 @@
 // `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
-// `npm run bench -- checks|alerts|phone|api|shopify|ads|restart|long` runs the long ones instead (minutes each; see
-// bench/README.md).
+// `npm run bench -- checks|alerts|phone|api|shopify|ads|restart|lighthouse|detection|long` runs the long ones
+// instead (minutes each; see bench/README.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const LONG = ['checks', 'alerts', 'phone', 'api', 'shopify', 'ads', 'restart'];
+const LONG = ['checks', 'alerts', 'phone', 'api', 'shopify', 'ads', 'restart', 'lighthouse', 'detection'];
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
 if (unknown.length) {
   console.error(
-    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads, restart or long (all seven).`,
+    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads, restart, lighthouse, detection or long (all nine).`,
   );
   process.exit(2);
 }
@@ -26,12 +26,11 @@ if (long.length === 0) {
   const { benchStartup } = await import('./startup.mjs');
   const web = benchWebSize();
   console.log('\n## Web app (apps/web/dist)\n');
-  console.log('| what | raw | gzip |\n|---|---|---|');
-  console.log(`| entry JS | ${fmt(web.entryJs.raw, 1)} kB | ${fmt(web.entryJs.gzip, 1)} kB |`);
-  console.log(
-    `| JS before the first page (${web.chunks} files) | ${fmt(web.initialJs.raw, 1)} kB | ${fmt(web.initialJs.gzip, 1)} kB |`,
-  );
-  console.log(`| CSS | ${fmt(web.css.raw, 1)} kB | ${fmt(web.css.gzip, 1)} kB |`);
+  console.log('| what | raw | gzip | brotli (sent) |\n|---|---|---|---|');
+  const sizes = (s) => `${fmt(s.raw, 1)} kB | ${fmt(s.gzip, 1)} kB | ${fmt(s.br, 1)} kB`;
+  console.log(`| entry JS | ${sizes(web.entryJs)} |`);
+  console.log(`| JS before the first page (${web.chunks} files) | ${sizes(web.initialJs)} |`);
+  console.log(`| CSS | ${sizes(web.css)} |`);
 
   const startup = await benchStartup();
   console.log('\n## Embedded start and idle memory\n');
@@ -110,5 +109,17 @@ if (long.includes('restart')) {
   const row = await benchRestart();
   console.error(JSON.stringify(row));
   printRestart(row);
+}
+
+if (long.includes('lighthouse')) {
+  const { benchLighthouse, printLighthouse } = await import('./lighthouse.mjs');
+  printLighthouse(await benchLighthouse());
+}
+
+if (long.includes('detection')) {
+  const { benchDetection, printDetection } = await import('./detection.mjs');
+  const run = await benchDetection();
+  console.error(JSON.stringify(run));
+  printDetection(run);
 }
 process.exit(0);

@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './precompress.ts';
 
 const API_TARGET = process.env.VIGIL_API_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   base: '/app/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     proxy: {

@@ -10,7 +10,10 @@ const ASSET_PREFIX = '/app/assets/';
 /**
  * The built SPA under /app. A path that is no file gets index.html, so deep links (/app/monitor) load the app
  * and its router; only a missing file under /app/assets/ is a 404, so a stale script tag fails visibly
- * instead of receiving HTML.
+ * instead of receiving HTML. The build writes a brotli (`.br`) and a gzip (`.gz`) copy beside each text file
+ * (apps/web/precompress.ts): the answer is the one the browser accepts, brotli first, with
+ * `Vary: Accept-Encoding`, and the file itself when it accepts neither or no copy was worth writing. Nothing
+ * is compressed per request.
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const toApp = { schema: { hide: true } };
@@ -35,6 +38,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
         root: webDist,
         prefix: '/',
         index: 'index.html',
+        preCompressed: true,
         cacheControl: false,
         schemaHide: true,
         setHeaders: (reply, path) => {

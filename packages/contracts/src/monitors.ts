@@ -187,7 +187,7 @@ export const monitorInput = z
   });
 export type MonitorInput = z.infer<typeof monitorInput>;
 
-export const MONITOR_STATUSES = ['pending', 'up', 'down', 'paused'] as const;
+export const MONITOR_STATUSES = ['pending', 'up', 'confirming', 'down', 'paused'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
 const isoDate = z.string();

@@ -119,14 +119,16 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     site.behaviour = { ...HEALTHY, status: 503 };
     clock.advance(MINUTE_MS);
     expect(await engine.runDue()).toBe(1);
+    // Failing but not yet confirmed: said at once, and re-checked after 30 s instead of a whole interval.
     expect(await monitorRow(database.db, id)).toMatchObject({
-      status: 'up',
+      status: 'confirming',
       lastError: `HTTP 503 from ${url}`,
+      nextCheckAt: new Date('2026-03-01T10:01:30Z'),
     });
     expect(await database.db.select().from(incidents).where(eq(incidents.monitorId, id))).toEqual([]);
 
-    clock.advance(MINUTE_MS);
-    await engine.runDue();
+    clock.advance(30_000);
+    expect(await engine.runDue()).toBe(1);
     expect((await monitorRow(database.db, id)).status).toBe('down');
     const [incident] = await database.db.select().from(incidents).where(eq(incidents.monitorId, id));
     expect(incident).toMatchObject({ conditionKey: 'http_status', state: 'open', alertCount: 1 });

@@ -11,7 +11,7 @@ import { addMs, type Clock } from '../lib/clock.ts';
 import { countCheck } from '../modules/monitors/uptime-tally.ts';
 import { recordEventDeliveries } from './alert-events.ts';
 import type { CheckedSlot, ClaimedMonitor } from './check.repository.ts';
-import { applyCheck, repeatDue } from './incident-machine.ts';
+import { applyCheck, repeatDue, statusOf, type CheckVerdict } from './incident-machine.ts';
 import { groupOffsetMs, nextAlignedSlot, nextSlot } from './slots.ts';
 
 /** No check runs longer than this (the website timeout condition allows up to 30 s). */
@@ -27,6 +27,11 @@ const POLL_MS = 200;
 const FLUSH_DELAY_MS = 50;
 /** A batch whose write failed (PostgreSQL restarting) is tried again this often while its slots are held. */
 const WRITE_RETRY_MS = 500;
+/**
+ * How soon a failure is checked again to confirm it (peers call it the retry interval): every plan's
+ * intervals are at least this long, so it never checks more often than a plan allows a monitor to.
+ */
+export const CONFIRM_RETRY_SECONDS = 30;
 const REPEAT_SWEEP_MS = 1_000;
 const REPEAT_BATCH = 100;
 /** A pending delivery whose job was not handed over this long after its commit is handed over again. */
@@ -231,7 +236,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     const slot: CheckedSlot = {
       monitorId: monitor.id,
       slotText: monitor.slotText,
-      nextCheckAt: slotAfter(monitor, now),
+      nextCheckAt: nextCheckOf(monitor, item, verdict.status, now),
       checkedAt: item.checkedAt,
       ok,
       responseMs: outcome?.responseMs ?? null,
@@ -240,7 +245,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       // A condition that could not be judged (the provider kept Vigil waiting) is said, never passed silently.
       error: item.error ?? failed[0]?.summary ?? (unjudged ? `Not checked: ${unjudged.summary}` : null),
       // A crashed check keeps the previous incident state: the site was not judged.
-      status: item.error === null ? verdict.status : downIfOpen(monitor),
+      status: item.error === null ? verdict.status : statusOf(monitor.checkState),
       checkState: item.error === null ? verdict.state : monitor.checkState,
       tally: countCheck(monitor.tally, item.checkedAt, ok),
     };
@@ -255,8 +260,21 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     return nextAlignedSlot(monitor.slotAt, monitor.intervalSeconds, now, offset);
   }
 
-  function downIfOpen(monitor: ClaimedMonitor): 'up' | 'down' {
-    return Object.values(monitor.checkState).some((condition) => condition.open) ? 'down' : 'up';
+  /**
+   * A failure being confirmed is checked again after the retry interval (never later than the next slot), so
+   * an outage alerts about a minute after it starts instead of `confirmations` whole intervals later. The
+   * schedule then continues from that re-check.
+   */
+  function nextCheckOf(
+    monitor: ClaimedMonitor,
+    item: Finished,
+    status: CheckVerdict['status'],
+    now: Date,
+  ): Date {
+    const next = slotAfter(monitor, now);
+    if (item.error !== null || status !== 'confirming') return next;
+    const retry = addMs(item.checkedAt, CONFIRM_RETRY_SECONDS * 1000);
+    return retry < next ? retry : next;
   }
 
   /** Hands deliveries to the job engine; one that fails here is picked up by `requeueStranded`. */

@@ -59,7 +59,7 @@ export interface CheckedSlot {
   statusCode: number | null;
   failedConditions: string[];
   error: string | null;
-  status: 'up' | 'down';
+  status: 'up' | 'confirming' | 'down';
   checkState: CheckState;
   /** The monitor's hourly tally with this check counted. */
   tally: CountedTally;

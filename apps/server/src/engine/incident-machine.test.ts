@@ -91,6 +91,16 @@ describe('applyCheck()', () => {
     expect(status).toBe('up');
   });
 
+  it('reports a failure still being confirmed as confirming, until it opens or a check passes', () => {
+    const rules3 = { confirmations: 3, repeatIntervalMinutes: 0 };
+    const first = applyCheck(rules3, {}, [down()], new Date());
+    expect(first.status).toBe('confirming');
+    const second = applyCheck(rules3, first.state, [down()], new Date());
+    expect(second.status).toBe('confirming');
+    expect(applyCheck(rules3, second.state, [down()], new Date()).status).toBe('down');
+    expect(applyCheck(rules3, second.state, [up()], new Date()).status).toBe('up');
+  });
+
   it('keeps the state of a condition it could not judge', () => {
     const open: CheckState = { keyword: { failures: 3, open: true } };
     const verdict = applyCheck(

@@ -14,6 +14,8 @@ import { addMs, MINUTE_MS } from '../lib/clock.ts';
  *   is back for the merchant, and waiting for more would delay the good news by whole intervals.
  * - A condition the check could not judge (`ok: null`) keeps its state; a condition switched off while its
  *   incident is open resolves it.
+ * - While a failure is being confirmed (failed, not yet `confirmations` times), the monitor is 'confirming'
+ *   and its next check comes after the retry interval (`CONFIRM_RETRY_SECONDS`), not a whole interval.
  * - Paused monitors are neither checked nor re-alerted (the engine never claims them and the repeat sweep
  *   skips them), so the machine never sees them.
  */
@@ -39,7 +41,8 @@ export type Transition =
 export interface CheckVerdict {
   state: CheckState;
   transitions: Transition[];
-  status: 'up' | 'down';
+  /** down: an incident is open; confirming: a condition failed but has not yet failed `confirmations` times. */
+  status: 'up' | 'confirming' | 'down';
 }
 
 export function applyCheck(
@@ -81,8 +84,14 @@ export function applyCheck(
       });
     }
   }
-  const down = Object.values(state).some((condition) => condition.open);
-  return { state, transitions, status: down ? 'down' : 'up' };
+  return { state, transitions, status: statusOf(state) };
+}
+
+/** What a monitor's conditions say about it: an open incident, failures still being confirmed, or none. */
+export function statusOf(state: CheckState): CheckVerdict['status'] {
+  const conditions = Object.values(state);
+  if (conditions.some((condition) => condition.open)) return 'down';
+  return conditions.some((condition) => condition.failures > 0) ? 'confirming' : 'up';
 }
 
 export function firstRepeatAt(rules: Pick<MonitorRules, 'repeatIntervalMinutes'>, now: Date): Date | null {

@@ -1,7 +1,8 @@
 import { RouterProvider } from 'react-router/dom';
 import { Providers } from './providers.tsx';
-import { createRouter } from './router.tsx';
+import { createRouter, preloadRoute } from './router.tsx';
 
+preloadRoute(window.location.pathname);
 const router = createRouter();
 
 export function App() {

@@ -59,4 +59,30 @@ describe('lazyPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('hello page')).toBeInTheDocument();
   });
+
+  it('preload() starts loading before the first render, which then waits on that same import', async () => {
+    const load = vi.fn<() => Promise<{ default: typeof Hello }>>().mockResolvedValue({ default: Hello });
+    const Page = lazyPage(load);
+    Page.preload();
+    Page.preload();
+    expect(load).toHaveBeenCalledTimes(1);
+    renderWithProviders(<Page />);
+    expect(await screen.findByText('hello page')).toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('a preload that failed leaves the page its error and a retry that loads again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const load = vi
+      .fn<() => Promise<{ default: typeof Hello }>>()
+      .mockRejectedValueOnce(new Error('Failed to fetch dynamically imported module'))
+      .mockResolvedValueOnce({ default: Hello });
+    const Page = lazyPage(load);
+    Page.preload();
+    renderWithProviders(<Page />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('This page could not be shown');
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('hello page')).toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
 });

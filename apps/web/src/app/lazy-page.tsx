@@ -43,6 +43,9 @@ interface LazyPageOptions {
   fullPage?: boolean;
 }
 
+/** A lazily loaded page; `preload()` starts fetching its code before it renders (at most once per attempt). */
+export type LazyPage<P extends object = object> = ComponentType<P> & { preload: () => void };
+
 /**
  * A page loaded on demand (React.lazy) with a spinner while it loads. If its code fails to arrive, or takes
  * longer than the page load timeout, an error state offers a retry that loads it again.
@@ -50,14 +53,17 @@ interface LazyPageOptions {
 export function lazyPage<P extends object = object>(
   load: () => Promise<{ default: ComponentType<P> }>,
   options: LazyPageOptions = {},
-): ComponentType<P> {
+): LazyPage<P> {
   const { timeoutMs = PAGE_LOAD_TIMEOUT_MS, fullPage = false } = options;
-  const create = () => lazy(() => withTimeout(load(), timeoutMs));
+  // The import started by preload(), if any: the first render then waits on it instead of starting another.
+  let started: Promise<{ default: ComponentType<P> }> | null = null;
+  const create = () => lazy(() => withTimeout(started ?? load(), timeoutMs));
   let current = create();
 
   function LazyPage(props: P) {
     const [Page, setPage] = useState(() => current);
     const retry = () => {
+      started = null;
       current = create();
       setPage(() => current);
     };
@@ -73,6 +79,11 @@ export function lazyPage<P extends object = object>(
       </PageErrorBoundary>
     );
   }
+  LazyPage.preload = () => {
+    started ??= load();
+    // A failed preload is reported by the render that awaits it, with its retry.
+    started.catch(() => {});
+  };
   return LazyPage;
 }
 

@@ -8,9 +8,19 @@ export const NOTIFICATIONS = { position: 'bottom-right', autoClose: 4000, limit:
 
 // Mantine's default dimmed grey is 3.3:1 on white; this one reads at 5.9:1 (WCAG AA for body text).
 // Mantine's darkest orange is 4.3:1; warnings written in orange use this one, 5.4:1.
+// Light badges and alerts write shade 9 on shade 1: 2.7–4.3:1 for these five colours (a green "Up" badge is
+// 3.8:1), so their text is darkened to at least 4.6:1.
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': '#5c6670', '--vigil-color-warning-text': '#b54708' },
+  light: {
+    '--mantine-color-dimmed': '#5c6670',
+    '--vigil-color-warning-text': '#b54708',
+    '--mantine-color-teal-light-color': '#087956',
+    '--mantine-color-green-light-color': '#257535',
+    '--mantine-color-lime-light-color': '#4a760a',
+    '--mantine-color-yellow-light-color': '#a15300',
+    '--mantine-color-orange-light-color': '#b83d0d',
+  },
   dark: { '--vigil-color-warning-text': 'var(--mantine-color-orange-4)' },
 });
 

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { AppShell } from '../components/shell/app-shell.tsx';
 import { FullPageSpinner } from '../components/page-states.tsx';
@@ -48,6 +48,7 @@ function useStartupUser(token: string | undefined): Load | null {
  */
 export default function StartupGate({ children }: { children: ReactNode }) {
   const token = getToken();
+  const signedInOnArrival = useRef(Boolean(token));
   const location = useLocation();
   const load = useStartupUser(token);
   const user = useUserInfo();
@@ -55,7 +56,8 @@ export default function StartupGate({ children }: { children: ReactNode }) {
   const query = parseQuery(location.search);
 
   if (!token || load?.ok === false) {
-    rememberReturnPath(location.pathname + location.search);
+    // Someone who arrives signed out is coming back to this page; one who just logged out is not.
+    if (!signedInOnArrival.current) rememberReturnPath(location.pathname + location.search);
     return (
       <Navigate to={{ pathname: '/login', search: stringifyQuery({ redirect: query.redirect }) }} replace />
     );

@@ -12,8 +12,8 @@ export function useLogout() {
     // The session ends locally whatever the server answers; the client's toast says if the call failed.
     await logout();
     clearSession();
-    forgetReturnPath();
     setLoggingOut(false);
+    forgetReturnPath();
     await navigate('/login', { replace: true });
   }, [navigate]);
   return { logout: () => void run(), loggingOut };

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Group, Select, TextInput } from '@mantine/core';
+import { Flex, Select, TextInput } from '@mantine/core';
 import { PHONE_COUNTRIES, PHONE_PLANS, parseE164, toE164, type PhoneCountry } from '@vigil/contracts';
 
 /** The country the contact phone of onboarding and settings starts with (most merchants we serve are in the US). */
@@ -64,7 +64,8 @@ export function PhoneInput({
 }: PhoneInputProps) {
   const plan = value.country ? PHONE_PLANS[value.country] : null;
   return (
-    <Group gap="xs" wrap="nowrap" align="flex-start">
+    // Side by side from xs; on a phone the country sits above the number, each the full width.
+    <Flex gap="xs" direction={{ base: 'column', xs: 'row' }} align={{ base: 'stretch', xs: 'flex-start' }}>
       <Select
         label="Country"
         placeholder="Choose"
@@ -73,7 +74,7 @@ export function PhoneInput({
         onChange={(country) => country && onChange({ ...value, country: country as PhoneCountry })}
         allowDeselect={false}
         searchable
-        w={{ base: 150, xs: 210 }}
+        w={{ base: '100%', xs: 210 }}
         disabled={disabled}
         required={required}
         withAsterisk={false}
@@ -97,6 +98,6 @@ export function PhoneInput({
         error={error}
         inputWrapperOrder={['label', 'input', 'description', 'error']}
       />
-    </Group>
+    </Flex>
   );
 }

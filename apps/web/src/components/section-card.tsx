@@ -14,7 +14,7 @@ export function SectionCard({
   children: ReactNode;
 }) {
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={id}>
+    <Card withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={id}>
       <Stack gap="md">
         <Stack gap={2}>
           <Title order={2} fz="lg" id={id}>

@@ -8,11 +8,13 @@ import { renderWithProviders, Where } from '../test/render.tsx';
 import { aMonitor, anAlert, ok } from '../test/monitor-fixtures.ts';
 import { getAlerts } from '../features/alerts/api/get-alerts.ts';
 import { acknowledgeAlert } from '../features/alerts/api/acknowledge-alert.ts';
+import { resolveAlert } from '../features/alerts/api/resolve-alert.ts';
 import { getMonitors } from '../features/monitors/api/get-monitors.ts';
 import AlertsPage from './alerts-page.tsx';
 
 vi.mock('../features/alerts/api/get-alerts.ts', () => ({ getAlerts: vi.fn() }));
 vi.mock('../features/alerts/api/acknowledge-alert.ts', () => ({ acknowledgeAlert: vi.fn() }));
+vi.mock('../features/alerts/api/resolve-alert.ts', () => ({ resolveAlert: vi.fn() }));
 vi.mock('../features/monitors/api/get-monitors.ts', () => ({ getMonitors: vi.fn(), MONITOR_PAGE_SIZE: 20 }));
 
 const storefront = aMonitor();
@@ -76,6 +78,7 @@ beforeEach(() => {
   notifications.clean();
   vi.mocked(getAlerts).mockReset();
   vi.mocked(acknowledgeAlert).mockReset();
+  vi.mocked(resolveAlert).mockReset();
   vi.mocked(getMonitors).mockReset();
   vi.mocked(getMonitors).mockResolvedValue(
     ok({ list: [storefront, checkout], total: 2, page: 1, pageSize: 100 }),
@@ -217,6 +220,56 @@ describe('alerts page', () => {
     const [, first] = within(screen.getByRole('table')).getAllByRole('row');
     await waitFor(() => expect(within(stateOf(first!)).getByText('Acknowledged')).toBeInTheDocument());
     expect(within(first!).queryByRole('button', { name: /Acknowledge/ })).not.toBeInTheDocument();
+  });
+
+  it('resolves an alert by hand with a note, and says how it ended', async () => {
+    vi.mocked(getAlerts).mockResolvedValue(page());
+    vi.mocked(resolveAlert).mockResolvedValue(
+      ok({
+        ...open,
+        state: 'resolved',
+        resolvedAt: '2026-03-10T11:30:00.000Z',
+        resolvedBy: 'person',
+        resolutionNote: 'Host restarted the server.',
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt('/app/alerts');
+    // A resolved alert offers nothing more to do.
+    expect(screen.queryByRole('button', { name: 'Resolve Timeout on Checkout' })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Resolve Error status on Storefront' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Resolve this alert' });
+    expect(dialog).toHaveTextContent('no more reminders and no recovery notice');
+    await user.type(within(dialog).getByRole('textbox', { name: /Note/ }), 'Host restarted the server.');
+    await user.click(within(dialog).getByRole('button', { name: 'Resolve alert' }));
+    expect(resolveAlert).toHaveBeenCalledWith(open.incidentId, 'Host restarted the server.');
+    const [, first] = within(screen.getByRole('table')).getAllByRole('row');
+    await waitFor(() => expect(within(stateOf(first!)).getByText('Resolved')).toBeInTheDocument());
+    expect(first).toHaveTextContent('Resolved by hand: Host restarted the server.');
+    expect(within(first!).queryByRole('button', { name: /Resolve|Acknowledge/ })).not.toBeInTheDocument();
+  });
+
+  it('on a phone shows each alert as a card, Acknowledge before the times and deliveries', async () => {
+    (window as unknown as { happyDOM: { setViewport(size: object): void } }).happyDOM.setViewport({
+      width: 390,
+      height: 844,
+    });
+    vi.mocked(getAlerts).mockResolvedValue(page());
+    vi.mocked(acknowledgeAlert).mockResolvedValue(
+      ok({ ...open, state: 'acknowledged', acknowledgedAt: '2026-03-10T11:10:00.000Z' }),
+    );
+    const user = userEvent.setup();
+    renderAt('/app/alerts');
+    const list = await screen.findByRole('list', { name: 'Alerts' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const [first, second] = Array.from(list.children) as HTMLElement[];
+    expect(first).toHaveTextContent(/^Storefront.*Error status.*Open.*Acknowledge.*Opened.*Email: Sent/);
+    expect(second).toHaveTextContent(/^Checkout.*Timeout.*Resolved/);
+    await user.click(within(first!).getByRole('button', { name: 'Acknowledge Error status on Storefront' }));
+    await waitFor(() =>
+      expect(within(first!).queryByRole('button', { name: /Acknowledge/ })).not.toBeInTheDocument(),
+    );
+    expect(first).toHaveTextContent(/^Storefront.*Error status.*Acknowledged/);
   });
 
   it('confirms an acknowledgement made from the email link, and can dismiss it', async () => {

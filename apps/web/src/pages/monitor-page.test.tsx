@@ -100,6 +100,28 @@ describe('monitor list', () => {
     expect(getMonitors).toHaveBeenCalledWith({ page: 1, pageSize: 20 }, expect.any(AbortSignal));
   });
 
+  it('on a phone shows each monitor as a card with its numbers, and selects from there', async () => {
+    (window as unknown as { happyDOM: { setViewport(size: object): void } }).happyDOM.setViewport({
+      width: 390,
+      height: 844,
+    });
+    vi.mocked(getMonitors).mockResolvedValue(pageOf());
+    const user = userEvent.setup();
+    renderAt('/app/monitor');
+    const list = await screen.findByRole('list', { name: 'Your monitors, 1 to 3 of 3' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(3);
+    expect(within(cards[1]!).getByRole('link', { name: 'Checkout' })).toHaveAttribute(
+      'href',
+      `/app/monitor?monitorId=${id(2)}`,
+    );
+    expect(cards[1]).toHaveTextContent('Down');
+    expect(cards[0]).toHaveTextContent(/Last check2 minutes ago.*Uptime \(24 h\)99\.5%.*Response230 ms/);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all monitors on this page' }));
+    expect(screen.getByRole('region', { name: 'Selected monitors' })).toHaveTextContent('3 selected');
+  });
+
   it('says which monitors Vigil paused because of the plan, and why', async () => {
     const overLimit = aMonitor({
       monitorId: id(4),

@@ -76,7 +76,7 @@ export const catalogue: MonitorCatalogue = {
             { key: 'keyword', label: 'Keyword', type: 'text', default: '' },
             {
               key: 'mode',
-              label: 'Alert when the keyword is',
+              label: 'Alert when the keyword',
               type: 'text',
               default: 'missing',
               options: ['missing', 'present'],

@@ -25,7 +25,14 @@ if (!('ResizeObserver' in window)) {
   Object.assign(window, { ResizeObserver: ResizeObserverStub });
 }
 
+// Components that swap layouts by width (tables on a desktop, cards on a phone) render as on a desktop,
+// unless a test sets another width with window.happyDOM.setViewport.
+const DESKTOP = { width: 1440, height: 900 };
+const happyDOM = (window as unknown as { happyDOM?: { setViewport(size: typeof DESKTOP): void } }).happyDOM;
+happyDOM?.setViewport(DESKTOP);
+
 afterEach(() => {
+  happyDOM?.setViewport(DESKTOP);
   cleanup();
   window.localStorage.clear();
   window.sessionStorage.clear();

@@ -35,7 +35,7 @@ const WEBSITE_CONDITIONS: ConditionDefinition[] = [
       { key: 'keyword', label: 'Keyword', type: 'text', default: '' },
       {
         key: 'mode',
-        label: 'Alert when the keyword is',
+        label: 'Alert when the keyword',
         type: 'text',
         default: 'missing',
         options: ['missing', 'present'],

@@ -3,6 +3,7 @@ import { AppShell as MantineAppShell, Burger, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, useLocation } from 'react-router';
 import { useUserInfo } from '../../lib/use-user-info.ts';
+import { useWiderThan } from '../../lib/use-wider-than.ts';
 import { Logo } from '../logo.tsx';
 import { Navbar } from './navbar.tsx';
 import { UserMenu } from './user-menu.tsx';
@@ -21,6 +22,8 @@ export function AppShell({ children, onLogout, loggingOut }: AppShellProps) {
   const user = useUserInfo();
   const [opened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
+  // Below sm the closed navbar is only slid out of view: inert keeps its links out of the tab order too.
+  const navbarAside = useWiderThan('sm');
 
   useEffect(close, [pathname, close]);
 
@@ -30,7 +33,8 @@ export function AppShell({ children, onLogout, loggingOut }: AppShellProps) {
     <MantineAppShell
       header={{ height: HEADER_HEIGHT }}
       navbar={{ width: NAVBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="lg"
+      // A phone's width goes to the content: nested cards each give back a little of their padding.
+      padding={{ base: 'md', sm: 'lg' }}
     >
       <MantineAppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -51,7 +55,7 @@ export function AppShell({ children, onLogout, loggingOut }: AppShellProps) {
           <UserMenu email={user.email} onLogout={onLogout} loggingOut={loggingOut ?? false} />
         </Group>
       </MantineAppShell.Header>
-      <MantineAppShell.Navbar p="sm" id="vigil-navbar">
+      <MantineAppShell.Navbar p="sm" id="vigil-navbar" inert={!navbarAside && !opened}>
         <Navbar onNavigate={close} />
       </MantineAppShell.Navbar>
       <MantineAppShell.Main>{children}</MantineAppShell.Main>

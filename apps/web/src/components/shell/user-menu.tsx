@@ -14,7 +14,7 @@ export function UserMenu({ email, onLogout, loggingOut = false }: UserMenuProps)
       <Menu.Target>
         <UnstyledButton aria-label={`Account menu for ${email}`} style={{ borderRadius: 999 }} p={4}>
           <Group gap="xs" wrap="nowrap">
-            <Avatar name={email} color="vigil" radius="xl" size={34} alt={email} />
+            <Avatar name={email} color="vigil" radius="xl" size={34} alt={email} aria-hidden />
             <Text size="sm" fw={500} visibleFrom="sm" maw={220} truncate="end">
               {email}
             </Text>

@@ -33,4 +33,10 @@ describe('summariseStats()', () => {
       /all 4 checks succeeded\.$/,
     );
   });
+
+  it('says a single check in the singular', () => {
+    const text = summariseStats({ range: '24h', series: [point('2026-03-10T10:00:00Z', 1, 0, 100, 120)] });
+    expect(text).toMatch(/; 1 check succeeded\.$/);
+    expect(text).not.toMatch(/all 1/);
+  });
 });

@@ -32,7 +32,9 @@ export function summariseStats(stats: Pick<MonitorStats, 'range' | 'series'>): s
     parts.push(`the slowest 95th percentile was ${formatMs(worst.p95Ms)} (${formatDateTime(worst.at)})`);
   const failed =
     failures === 0
-      ? `all ${checks} checks succeeded`
+      ? checks === 1
+        ? '1 check succeeded'
+        : `all ${checks} checks succeeded`
       : `${failures} of ${checks} ${checks === 1 ? 'check' : 'checks'} failed`;
   return `${period}, ${[...parts, failed].join('; ')}.`;
 }

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import {
   Anchor,
+  Box,
   Button,
   Group,
+  type ButtonProps,
   Pagination,
   Paper,
   Skeleton,
@@ -19,10 +21,21 @@ import { IconBell } from '../../../components/icons.tsx';
 import { ErrorState } from '../../../components/page-states.tsx';
 import { formatDateTime } from '../../../lib/format-time.ts';
 import { useRequest } from '../../../lib/use-request.ts';
+import { useWiderThan } from '../../../lib/use-wider-than.ts';
 import { acknowledgeAlert } from '../api/acknowledge-alert.ts';
 import { getAlerts, type AlertQuery } from '../api/get-alerts.ts';
 import { AlertStateBadge } from './alert-state-badge.tsx';
 import { DeliveryStatus } from './delivery-status.tsx';
+import { ResolveAlertDialog } from './resolve-alert-dialog.tsx';
+
+/** How a resolved alert ended, in words. */
+function resolutionOf(alert: Alert): string | null {
+  if (alert.resolvedBy === 'person') {
+    return alert.resolutionNote ? `Resolved by hand: ${alert.resolutionNote}` : 'Resolved by hand';
+  }
+  if (alert.resolvedBy === 'pause') return 'Ended when the monitor was paused';
+  return null;
+}
 
 function Times({ alert }: { alert: Alert }) {
   const rows: [string, string | null][] = [
@@ -42,6 +55,11 @@ function Times({ alert }: { alert: Alert }) {
             {formatDateTime(at)}
           </Text>
         ))}
+      {resolutionOf(alert) ? (
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {resolutionOf(alert)}
+        </Text>
+      ) : null}
     </Stack>
   );
 }
@@ -59,6 +77,9 @@ interface AlertListProps {
 export function AlertList({ query, onPageChange, empty, linkMonitors = true }: AlertListProps) {
   const alerts = useRequest(JSON.stringify(query), (signal) => getAlerts(query, signal));
   const [acknowledging, setAcknowledging] = useState<string | null>(null);
+  const [resolving, setResolving] = useState<Alert | null>(null);
+  // The table's five columns need about 860 px; narrower, the alerts are cards.
+  const wide = useWiderThan('lg');
 
   async function acknowledge(alert: Alert) {
     setAcknowledging(alert.incidentId);
@@ -73,6 +94,19 @@ export function AlertList({ query, onPageChange, empty, linkMonitors = true }: A
       color: 'vigil',
       title: 'Alert acknowledged',
       message: `No more repeat alerts for “${alert.conditionLabel}” on ${alert.monitorName}. You still get the recovery notice.`,
+    });
+  }
+
+  function resolved(alert: Alert) {
+    setResolving(null);
+    alerts.update((page) => ({
+      ...page,
+      list: page.list.map((item) => (item.incidentId === alert.incidentId ? alert : item)),
+    }));
+    notifications.show({
+      color: 'vigil',
+      title: 'Alert resolved',
+      message: `“${alert.conditionLabel}” on ${alert.monitorName} is resolved.`,
     });
   }
 
@@ -103,71 +137,131 @@ export function AlertList({ query, onPageChange, empty, linkMonitors = true }: A
   }
 
   const pages = Math.max(1, Math.ceil(data.total / query.pageSize));
+  const busy = alerts.status === 'loading';
+  const monitorLink = (alert: Alert) =>
+    linkMonitors ? (
+      <Anchor
+        component={Link}
+        to={`/monitor?monitorId=${encodeURIComponent(alert.monitorId)}`}
+        fw={600}
+        style={{ overflowWrap: 'anywhere' }}
+      >
+        {alert.monitorName}
+      </Anchor>
+    ) : null;
+  const acknowledgeButton = (alert: Alert, props: ButtonProps = {}) =>
+    alert.state === 'open' ? (
+      <Button
+        variant="light"
+        {...props}
+        loading={acknowledging === alert.incidentId}
+        disabled={acknowledging !== null && acknowledging !== alert.incidentId}
+        onClick={() => void acknowledge(alert)}
+        aria-label={`Acknowledge ${alert.conditionLabel} on ${alert.monitorName}`}
+      >
+        Acknowledge
+      </Button>
+    ) : null;
+  const resolveButton = (alert: Alert, props: ButtonProps = {}) =>
+    alert.state !== 'resolved' ? (
+      <Button
+        variant="default"
+        {...props}
+        disabled={acknowledging !== null}
+        onClick={() => setResolving(alert)}
+        aria-label={`Resolve ${alert.conditionLabel} on ${alert.monitorName}`}
+      >
+        Resolve
+      </Button>
+    ) : null;
   return (
     <Stack gap="md">
-      <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
-        <Table.ScrollContainer minWidth={860}>
-          <Table verticalSpacing="sm" aria-busy={alerts.status === 'loading'}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>State</Table.Th>
-                <Table.Th>Alert</Table.Th>
-                <Table.Th>When</Table.Th>
-                <Table.Th>Delivery</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: alerts.status === 'loading' ? 0.6 : 1 }}>
-              {data.list.map((alert) => (
-                <Table.Tr key={alert.incidentId}>
-                  <Table.Td>
-                    <AlertStateBadge state={alert.state} />
-                  </Table.Td>
-                  <Table.Td maw={380}>
-                    {linkMonitors ? (
-                      <Anchor
-                        component={Link}
-                        to={`/monitor?monitorId=${encodeURIComponent(alert.monitorId)}`}
-                        fw={600}
-                      >
-                        {alert.monitorName}
-                      </Anchor>
-                    ) : null}
+      <ResolveAlertDialog alert={resolving} onClose={() => setResolving(null)} onResolved={resolved} />
+      {wide ? (
+        <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
+          <Table.ScrollContainer minWidth={860}>
+            <Table verticalSpacing="sm" aria-busy={busy}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>State</Table.Th>
+                  <Table.Th>Alert</Table.Th>
+                  <Table.Th>When</Table.Th>
+                  <Table.Th>Delivery</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody style={{ opacity: busy ? 0.6 : 1 }}>
+                {data.list.map((alert) => (
+                  <Table.Tr key={alert.incidentId}>
+                    <Table.Td>
+                      <AlertStateBadge state={alert.state} />
+                    </Table.Td>
+                    <Table.Td maw={380}>
+                      {monitorLink(alert)}
+                      <Text size="sm" fw={linkMonitors ? 400 : 600}>
+                        {alert.conditionLabel}
+                      </Text>
+                      <Text size="sm" c="dimmed">
+                        {alert.summary}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Times alert={alert} />
+                    </Table.Td>
+                    <Table.Td>
+                      <DeliveryStatus deliveries={alert.deliveries} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Stack gap={6} align="flex-start">
+                        {acknowledgeButton(alert, { size: 'xs' })}
+                        {resolveButton(alert, { size: 'xs' })}
+                      </Stack>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      ) : (
+        // On a phone each alert is a card: what broke and Acknowledge first, then when and who was told.
+        <Stack
+          component="ul"
+          gap="sm"
+          m={0}
+          p={0}
+          aria-busy={busy}
+          aria-label="Alerts"
+          style={{ listStyle: 'none', opacity: busy ? 0.6 : 1 }}
+        >
+          {data.list.map((alert) => (
+            <Paper component="li" withBorder radius="lg" p="md" key={alert.incidentId}>
+              <Stack gap="sm">
+                <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
+                  <Stack gap={2} style={{ minWidth: 0 }}>
+                    {monitorLink(alert)}
                     <Text size="sm" fw={linkMonitors ? 400 : 600}>
                       {alert.conditionLabel}
                     </Text>
-                    <Text size="sm" c="dimmed">
-                      {alert.summary}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Times alert={alert} />
-                  </Table.Td>
-                  <Table.Td>
-                    <DeliveryStatus deliveries={alert.deliveries} />
-                  </Table.Td>
-                  <Table.Td>
-                    {alert.state === 'open' ? (
-                      <Button
-                        size="xs"
-                        variant="light"
-                        loading={acknowledging === alert.incidentId}
-                        disabled={acknowledging !== null && acknowledging !== alert.incidentId}
-                        onClick={() => void acknowledge(alert)}
-                        aria-label={`Acknowledge ${alert.conditionLabel} on ${alert.monitorName}`}
-                      >
-                        Acknowledge
-                      </Button>
-                    ) : null}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
+                  </Stack>
+                  <Box style={{ flex: 'none' }}>
+                    <AlertStateBadge state={alert.state} />
+                  </Box>
+                </Group>
+                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {alert.summary}
+                </Text>
+                {acknowledgeButton(alert, { size: 'md', fullWidth: true })}
+                {resolveButton(alert, { size: 'md', fullWidth: true })}
+                <Times alert={alert} />
+                <DeliveryStatus deliveries={alert.deliveries} />
+              </Stack>
+            </Paper>
+          ))}
+        </Stack>
+      )}
       {onPageChange && pages > 1 ? (
         <Group justify="flex-end">
           <nav aria-label="Alert pages">

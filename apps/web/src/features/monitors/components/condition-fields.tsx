@@ -42,7 +42,7 @@ export function ConditionFields({
                         label={param.label}
                         data={param.options.map((value) => ({ value, label: optionLabels[value] ?? value }))}
                         allowDeselect={false}
-                        w={220}
+                        w={{ base: '100%', xs: 240 }}
                         {...form.getInputProps(field)}
                       />
                     );
@@ -74,7 +74,7 @@ export function ConditionFields({
                       label={param.label}
                       required
                       maxLength={200}
-                      w={260}
+                      w={{ base: '100%', xs: 260 }}
                       {...form.getInputProps(field)}
                     />
                   );

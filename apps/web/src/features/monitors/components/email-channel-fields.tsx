@@ -1,7 +1,8 @@
-import { Checkbox, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Group, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { isEmailShape } from '@vigil/contracts';
 import { IconMail } from '../../../components/icons.tsx';
+import { useWiderThan } from '../../../lib/use-wider-than.ts';
 import { sendCode } from '../api/send-code.ts';
 import { verifyCode } from '../api/verify-code.ts';
 import { normaliseEmail, type MonitorFormValues } from '../monitor-form.ts';
@@ -24,6 +25,8 @@ export function EmailChannelFields({
   const typed = email.email.trim();
   const address = normaliseEmail(email.email);
   const verified = isVerified(address);
+  const badge = verified && email.checked;
+  const roomy = useWiderThan('md');
 
   return (
     <Paper
@@ -47,7 +50,7 @@ export function EmailChannelFields({
           description="An email when an incident opens, repeats until acknowledged, and a notice when it recovers."
           {...form.getInputProps('email.checked', { type: 'checkbox' })}
         />
-        <Group grow align="flex-start" gap="sm">
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
           <TextInput
             label="Contact name"
             placeholder="Who this is for"
@@ -62,11 +65,14 @@ export function EmailChannelFields({
             placeholder="name@shop.com"
             maxLength={254}
             disabled={!email.checked}
-            rightSectionWidth={verified ? 90 : undefined}
-            rightSection={verified && email.checked ? <VerifiedBadge /> : null}
+            rightSectionWidth={badge && roomy ? 90 : undefined}
+            rightSection={badge && roomy ? <VerifiedBadge /> : null}
+            // Narrower, the badge inside the field would cover the address: it goes under it.
+            description={badge && !roomy ? <VerifiedBadge /> : undefined}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             {...form.getInputProps('email.email')}
           />
-        </Group>
+        </SimpleGrid>
         {email.checked && isEmailShape(typed) && !verified ? (
           <CodeVerification
             key={address}

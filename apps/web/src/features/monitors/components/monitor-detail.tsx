@@ -55,11 +55,11 @@ const RANGE_OPTIONS = STATS_RANGES.map((range) => ({
 
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
-    <Paper withBorder radius="md" p="md">
+    <Paper withBorder radius="md" p={{ base: 'sm', xs: 'md' }}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text fz={24} fw={700} mt={4}>
+      <Text fz={{ base: 20, xs: 24 }} fw={700} mt={4}>
         {value}
       </Text>
       {hint ? (
@@ -86,7 +86,8 @@ function ResponseTimes({
   const uptime = stats.data?.uptime;
   return (
     <>
-      <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
+      {/* Three small numbers side by side even on a phone, rather than three screen-wide cards. */}
+      <SimpleGrid cols={3} spacing={{ base: 'xs', xs: 'md' }}>
         <Stat label="Uptime, 24 hours" value={formatPercent(uptime?.['24h'] ?? monitor.uptime24h)} />
         <Stat label="Uptime, 7 days" value={formatPercent(uptime?.['7d'] ?? null)} />
         <Stat label="Uptime, 30 days" value={formatPercent(uptime?.['30d'] ?? null)} />
@@ -229,7 +230,24 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
 
       {monitor.status === 'down' && monitor.lastError ? (
         <Alert color="red" variant="light" icon={<IconAlertTriangle />} title="The last check failed">
-          {monitor.lastError}
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {monitor.lastError}
+          </Text>
+        </Alert>
+      ) : null}
+      {monitor.status === 'confirming' && monitor.lastError ? (
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertTriangle />}
+          title="The last check failed: checking again to confirm"
+        >
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {monitor.lastError}
+          </Text>
+          <Text size="sm" mt={4}>
+            A re-check runs within 30 seconds; the alert goes out if the failure is confirmed.
+          </Text>
         </Alert>
       ) : null}
       {monitor.status === 'up' && monitor.lastError ? (
@@ -239,7 +257,9 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
           icon={<IconAlertTriangle />}
           title="Part of the last check could not run"
         >
-          {monitor.lastError}
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {monitor.lastError}
+          </Text>
         </Alert>
       ) : null}
       {monitor.pauseReason ? (

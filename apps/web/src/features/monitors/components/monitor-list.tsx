@@ -1,11 +1,13 @@
 import { useEffect, useState, type MouseEvent } from 'react';
 import {
   Anchor,
+  Box,
   Button,
   Checkbox,
   Group,
   Pagination,
   Paper,
+  SimpleGrid,
   Skeleton,
   Stack,
   Table,
@@ -25,6 +27,7 @@ import {
 import { ErrorState } from '../../../components/page-states.tsx';
 import { formatMs, formatPercent, formatRelativeTime, formatDateTime } from '../../../lib/format-time.ts';
 import { useRequest } from '../../../lib/use-request.ts';
+import { useWiderThan } from '../../../lib/use-wider-than.ts';
 import { MONITOR_PAGE_SIZE, getMonitors } from '../api/get-monitors.ts';
 import { monitorDetailPath } from '../paths.ts';
 import { serviceModule } from '../services/index.ts';
@@ -60,6 +63,8 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
   const [selected, setSelected] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const { running, run } = useMonitorActions();
+  // The table's six columns need about 720 px beside the navbar; narrower, the monitors are cards.
+  const wide = useWiderThan('md');
 
   const { data } = monitors;
   const list = data?.list ?? [];
@@ -127,6 +132,47 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
 
   const from = (page - 1) * MONITOR_PAGE_SIZE + 1;
   const to = from + list.length - 1;
+  const busy = monitors.status === 'loading';
+  const caption = `Your monitors, ${from} to ${to} of ${total}`;
+  const isSelected = (monitor: Monitor) => selected.includes(monitor.monitorId);
+  const selectAll = (
+    <Checkbox
+      aria-label="Select all monitors on this page"
+      label={wide ? undefined : 'Select all'}
+      checked={allSelected}
+      indeterminate={selected.length > 0 && !allSelected}
+      onChange={(event) =>
+        setSelected(event.currentTarget.checked ? list.map((monitor) => monitor.monitorId) : [])
+      }
+    />
+  );
+  const selectOne = (monitor: Monitor) => (
+    <Checkbox
+      aria-label={`Select ${monitor.name}`}
+      checked={isSelected(monitor)}
+      onChange={(event) => toggle(monitor.monitorId, event.currentTarget.checked)}
+    />
+  );
+  const nameAndTarget = (monitor: Monitor) => (
+    <>
+      <Anchor
+        component={Link}
+        to={monitorDetailPath(monitor.monitorId)}
+        fw={600}
+        style={{ overflowWrap: 'anywhere' }}
+      >
+        {monitor.name}
+      </Anchor>
+      <TargetSummary monitor={monitor} />
+      {monitor.pauseReason ? (
+        <Text size="xs" c="var(--vigil-color-warning-text)" mt={2}>
+          {monitor.pauseReason}
+        </Text>
+      ) : null}
+    </>
+  );
+  const lastCheck = (monitor: Monitor) =>
+    monitor.lastCheckedAt ? formatRelativeTime(monitor.lastCheckedAt) : 'Not checked yet';
 
   return (
     <Stack gap="md">
@@ -175,77 +221,101 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
         </Paper>
       ) : null}
 
-      <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
-        <Table.ScrollContainer minWidth={720}>
-          <Table highlightOnHover verticalSpacing="sm" aria-busy={monitors.status === 'loading'}>
-            <Table.Caption style={{ captionSide: 'top' }}>
-              <VisuallyHidden>
-                Your monitors, {from} to {to} of {total}
-              </VisuallyHidden>
-            </Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40}>
-                  <Checkbox
-                    aria-label="Select all monitors on this page"
-                    checked={allSelected}
-                    indeterminate={selected.length > 0 && !allSelected}
-                    onChange={(event) =>
-                      setSelected(event.currentTarget.checked ? list.map((monitor) => monitor.monitorId) : [])
-                    }
-                  />
-                </Table.Th>
-                {COLUMNS.map((column) => (
-                  <Table.Th key={column}>{column}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: monitors.status === 'loading' ? 0.6 : 1 }}>
-              {list.map((monitor) => (
-                <Table.Tr
-                  key={monitor.monitorId}
-                  onClick={(event) => openRow(event, monitor)}
-                  style={{ cursor: 'pointer' }}
-                  bg={selected.includes(monitor.monitorId) ? 'var(--mantine-primary-color-light)' : undefined}
-                >
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={`Select ${monitor.name}`}
-                      checked={selected.includes(monitor.monitorId)}
-                      onChange={(event) => toggle(monitor.monitorId, event.currentTarget.checked)}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <MonitorStatusBadge status={monitor.status} pauseReason={monitor.pauseReason} />
-                  </Table.Td>
-                  <Table.Td maw={360}>
-                    <Anchor component={Link} to={monitorDetailPath(monitor.monitorId)} fw={600}>
-                      {monitor.name}
-                    </Anchor>
-                    <TargetSummary monitor={monitor} />
-                    {monitor.pauseReason ? (
-                      <Text size="xs" c="var(--vigil-color-warning-text)" mt={2}>
-                        {monitor.pauseReason}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" title={formatDateTime(monitor.lastCheckedAt)}>
-                      {monitor.lastCheckedAt ? formatRelativeTime(monitor.lastCheckedAt) : 'Not checked yet'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{formatPercent(monitor.uptime24h)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{formatMs(monitor.lastResponseMs)}</Text>
-                  </Table.Td>
+      {wide ? (
+        <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
+          <Table.ScrollContainer minWidth={720}>
+            <Table highlightOnHover verticalSpacing="sm" aria-busy={busy}>
+              <Table.Caption style={{ captionSide: 'top' }}>
+                <VisuallyHidden>{caption}</VisuallyHidden>
+              </Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w={40}>{selectAll}</Table.Th>
+                  {COLUMNS.map((column) => (
+                    <Table.Th key={column}>{column}</Table.Th>
+                  ))}
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
+              </Table.Thead>
+              <Table.Tbody style={{ opacity: busy ? 0.6 : 1 }}>
+                {list.map((monitor) => (
+                  <Table.Tr
+                    key={monitor.monitorId}
+                    onClick={(event) => openRow(event, monitor)}
+                    style={{ cursor: 'pointer' }}
+                    bg={isSelected(monitor) ? 'var(--mantine-primary-color-light)' : undefined}
+                  >
+                    <Table.Td>{selectOne(monitor)}</Table.Td>
+                    <Table.Td>
+                      <MonitorStatusBadge status={monitor.status} pauseReason={monitor.pauseReason} />
+                    </Table.Td>
+                    <Table.Td maw={360}>{nameAndTarget(monitor)}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm" title={formatDateTime(monitor.lastCheckedAt)}>
+                        {lastCheck(monitor)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{formatPercent(monitor.uptime24h)}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{formatMs(monitor.lastResponseMs)}</Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      ) : (
+        // Narrower than the table, each monitor is a card: name and status, then its three numbers.
+        <Stack gap="sm">
+          <Group px="md">{selectAll}</Group>
+          <Stack
+            component="ul"
+            gap="sm"
+            m={0}
+            p={0}
+            aria-label={caption}
+            aria-busy={busy}
+            style={{ listStyle: 'none', opacity: busy ? 0.6 : 1 }}
+          >
+            {list.map((monitor) => (
+              <Paper
+                component="li"
+                key={monitor.monitorId}
+                withBorder
+                radius="lg"
+                p="md"
+                bg={isSelected(monitor) ? 'var(--mantine-primary-color-light)' : undefined}
+              >
+                <Group gap="sm" wrap="nowrap" align="flex-start">
+                  {selectOne(monitor)}
+                  <Box style={{ flex: 1, minWidth: 0 }}>{nameAndTarget(monitor)}</Box>
+                  <Box style={{ flex: 'none' }}>
+                    <MonitorStatusBadge status={monitor.status} pauseReason={monitor.pauseReason} />
+                  </Box>
+                </Group>
+                <SimpleGrid component="dl" cols={3} spacing="xs" mt="sm" mb={0} ml={32}>
+                  {[
+                    ['Last check', lastCheck(monitor)],
+                    ['Uptime (24 h)', formatPercent(monitor.uptime24h)],
+                    ['Response', formatMs(monitor.lastResponseMs)],
+                  ].map(([term, value]) => (
+                    <div key={term}>
+                      <Text component="dt" size="xs" c="dimmed">
+                        {term}
+                      </Text>
+                      <Text component="dd" size="sm" m={0}>
+                        {value}
+                      </Text>
+                    </div>
+                  ))}
+                </SimpleGrid>
+              </Paper>
+            ))}
+          </Stack>
+        </Stack>
+      )}
 
       <Group justify="space-between">
         <Text size="sm" c="dimmed">

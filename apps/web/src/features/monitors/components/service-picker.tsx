@@ -1,4 +1,4 @@
-import { Group, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Group, Radio, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
 import type { ServiceDefinition } from '@vigil/contracts';
 
 /**
@@ -25,7 +25,8 @@ export function ServicePicker({
     <Radio.Group
       value={value}
       onChange={onChange}
-      label="What to watch"
+      // The form's section above is titled "What to watch": the group keeps the name for screen readers only.
+      label={<VisuallyHidden>What to watch</VisuallyHidden>}
       error={error}
       description={locked ? 'A monitor keeps the service it was created for.' : undefined}
     >

@@ -21,6 +21,7 @@ export const websiteService: ServiceModule<WebsiteTargetValues> = {
     return { errors, part: { service: 'website', target: parsed.data, conditions } };
   },
   formFieldOf: (path) => (path === 'target' ? 'target.url' : path),
+  // With the parameter's label they read as one sentence: "Alert when the keyword is missing from the page".
   conditionOptionLabels: { missing: 'is missing from the page', present: 'appears on the page' },
   shownErrors: /^target\.url$/,
   Section: WebsiteSection,
