@@ -16,14 +16,15 @@ export function useRequest<T>(key: string | null, load: (signal: AbortSignal) =>
     status: key === null ? 'ready' : 'loading',
     data: undefined,
   });
-  const [attempt, setAttempt] = useState(0);
+  const [attempt, setAttempt] = useState({ n: 0, quiet: false });
   const loadRef = useRef(load);
   loadRef.current = load;
 
   useEffect(() => {
     if (key === null) return;
     const controller = new AbortController();
-    setState((previous) => ({ status: 'loading', data: previous.data }));
+    // A quiet refresh keeps what is shown as it is (no busy state) until the new answer replaces it.
+    if (!attempt.quiet) setState((previous) => ({ status: 'loading', data: previous.data }));
     void loadRef.current(controller.signal).then((result) => {
       if (controller.signal.aborted) return;
       setState((previous) =>
@@ -33,7 +34,9 @@ export function useRequest<T>(key: string | null, load: (signal: AbortSignal) =>
     return () => controller.abort();
   }, [key, attempt]);
 
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  const reload = useCallback(() => setAttempt(({ n }) => ({ n: n + 1, quiet: false })), []);
+  /** Loads again in the background: for data kept fresh while a page is open. */
+  const refresh = useCallback(() => setAttempt(({ n }) => ({ n: n + 1, quiet: true })), []);
   /** Replaces the data in place (after an action answered with the new version). */
   const update = useCallback(
     (change: (data: T) => T) =>
@@ -42,5 +45,18 @@ export function useRequest<T>(key: string | null, load: (signal: AbortSignal) =>
       ),
     [],
   );
-  return { ...state, reload, update };
+  return { ...state, reload, refresh, update };
+}
+
+/** How often open lists and pages refresh by themselves. */
+export const REFRESH_MS = 30_000;
+
+/** Calls `refresh` every `ms` while the tab is visible (a hidden tab asks the server for nothing). */
+export function useRefreshEvery(refresh: () => void, ms = REFRESH_MS): void {
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'hidden') refresh();
+    }, ms);
+    return () => clearInterval(timer);
+  }, [refresh, ms]);
 }

@@ -315,8 +315,13 @@ describe('monitor detail', () => {
     await user.click(await screen.findByRole('button', { name: 'Check now' }));
     expect(checkMonitorNow).toHaveBeenCalledWith(id(2));
     expect(await screen.findByText('Checking now')).toBeInTheDocument();
+    const statsCalls = vi.mocked(getMonitorStats).mock.calls.length;
+    const alertCalls = vi.mocked(getAlerts).mock.calls.length;
     vi.mocked(getMonitorInfo).mockResolvedValue(ok(checked));
     await waitFor(() => expect(screen.getByText('Up')).toBeInTheDocument(), { timeout: 5000 });
+    // The new check shows in the numbers and the incidents too, not only in the header.
+    await waitFor(() => expect(vi.mocked(getMonitorStats).mock.calls.length).toBeGreaterThan(statsCalls));
+    await waitFor(() => expect(vi.mocked(getAlerts).mock.calls.length).toBeGreaterThan(alertCalls));
   });
 
   it('cannot check a paused monitor now', async () => {

@@ -8,11 +8,12 @@ import { MonitorDetail } from '../features/monitors/components/monitor-detail.ts
 import { MonitorList } from '../features/monitors/components/monitor-list.tsx';
 import { pageFromQuery, parseQuery, stringifyQuery } from '../lib/query-string.ts';
 
-function MonitorIncidents({ monitorId }: { monitorId: string }) {
+function MonitorIncidents({ monitorId, lastCheckedAt }: { monitorId: string; lastCheckedAt: string | null }) {
   return (
     <>
       <AlertList
         query={{ page: 1, pageSize: 5, monitorId }}
+        refreshKey={lastCheckedAt}
         linkMonitors={false}
         empty={{
           title: 'No incidents',
@@ -43,12 +44,15 @@ export default function MonitorPage() {
     [navigate],
   );
 
-  if (query.monitorId) {
+  const { monitorId } = query;
+  if (monitorId) {
     return (
       <MonitorDetail
-        key={query.monitorId}
-        monitorId={query.monitorId}
-        incidents={<MonitorIncidents monitorId={query.monitorId} />}
+        key={monitorId}
+        monitorId={monitorId}
+        incidents={(lastCheckedAt) => (
+          <MonitorIncidents monitorId={monitorId} lastCheckedAt={lastCheckedAt} />
+        )}
       />
     );
   }

@@ -20,7 +20,7 @@ import { HonestEmptyState } from '../../../components/honest-empty-state.tsx';
 import { IconBell } from '../../../components/icons.tsx';
 import { ErrorState } from '../../../components/page-states.tsx';
 import { formatDateTime } from '../../../lib/format-time.ts';
-import { useRequest } from '../../../lib/use-request.ts';
+import { useRefreshEvery, useRequest } from '../../../lib/use-request.ts';
 import { useWiderThan } from '../../../lib/use-wider-than.ts';
 import { acknowledgeAlert } from '../api/acknowledge-alert.ts';
 import { getAlerts, type AlertQuery } from '../api/get-alerts.ts';
@@ -71,11 +71,15 @@ interface AlertListProps {
   empty: { title: string; text: string };
   /** Links each alert's monitor to its detail (off on the monitor's own detail). */
   linkMonitors?: boolean;
+  /** Loads the list again when it changes (a monitor's detail passes its last check). */
+  refreshKey?: string | null;
 }
 
 /** Alerts newest first, with their times, state, per-channel delivery and an Acknowledge for open ones. */
-export function AlertList({ query, onPageChange, empty, linkMonitors = true }: AlertListProps) {
-  const alerts = useRequest(JSON.stringify(query), (signal) => getAlerts(query, signal));
+export function AlertList({ query, onPageChange, empty, linkMonitors = true, refreshKey }: AlertListProps) {
+  const alerts = useRequest(JSON.stringify({ query, refreshKey }), (signal) => getAlerts(query, signal));
+  // New alerts and their deliveries show while the page stays open.
+  useRefreshEvery(alerts.refresh);
   const [acknowledging, setAcknowledging] = useState<string | null>(null);
   const [resolving, setResolving] = useState<Alert | null>(null);
   // The table's five columns need about 860 px; narrower, the alerts are cards.

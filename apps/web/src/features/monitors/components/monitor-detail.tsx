@@ -80,7 +80,8 @@ function ResponseTimes({
   range: StatsRange;
   onRange: (range: StatsRange) => void;
 }) {
-  const stats = useRequest(`stats:${monitor.monitorId}:${range}`, (signal) =>
+  // Keyed on the last check too: a new check (Check now, or the schedule) shows in the numbers at once.
+  const stats = useRequest(`stats:${monitor.monitorId}:${range}:${monitor.lastCheckedAt}`, (signal) =>
     getMonitorStats({ monitorId: monitor.monitorId, range }, signal),
   );
   const uptime = stats.data?.uptime;
@@ -128,7 +129,14 @@ function ResponseTimes({
  * One monitor: its status and target, actions, uptime, response times, who gets its alerts and (from the page)
  * its incidents.
  */
-export function MonitorDetail({ monitorId, incidents }: { monitorId: string; incidents: ReactNode }) {
+export function MonitorDetail({
+  monitorId,
+  incidents,
+}: {
+  monitorId: string;
+  /** The incidents section, given the monitor's last check so that it reloads when a new one shows. */
+  incidents: (lastCheckedAt: string | null) => ReactNode;
+}) {
   const navigate = useNavigate();
   const { info, checkNow, checking, watching } = useLiveMonitor(monitorId);
   const [range, setRange] = useState<StatsRange>('24h');
@@ -290,7 +298,7 @@ export function MonitorDetail({ monitorId, incidents }: { monitorId: string; inc
         <Title order={2} fz="lg" id="monitor-incidents" mb="md">
           Recent incidents
         </Title>
-        {incidents}
+        {incidents(monitor.lastCheckedAt)}
       </Card>
 
       <ConfirmDeleteModal

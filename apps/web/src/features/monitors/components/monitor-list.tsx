@@ -26,7 +26,7 @@ import {
 } from '../../../components/icons.tsx';
 import { ErrorState } from '../../../components/page-states.tsx';
 import { formatMs, formatPercent, formatRelativeTime, formatDateTime } from '../../../lib/format-time.ts';
-import { useRequest } from '../../../lib/use-request.ts';
+import { useRefreshEvery, useRequest } from '../../../lib/use-request.ts';
 import { useWiderThan } from '../../../lib/use-wider-than.ts';
 import { MONITOR_PAGE_SIZE, getMonitors } from '../api/get-monitors.ts';
 import { monitorDetailPath } from '../paths.ts';
@@ -60,6 +60,8 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
   const monitors = useRequest(`monitors:${page}`, (signal) =>
     getMonitors({ page, pageSize: MONITOR_PAGE_SIZE }, signal),
   );
+  // Statuses and last checks stay current while the list is open.
+  useRefreshEvery(monitors.refresh);
   const [selected, setSelected] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const { running, run } = useMonitorActions();

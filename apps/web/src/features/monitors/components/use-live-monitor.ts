@@ -1,30 +1,25 @@
 import { useEffect, useState } from 'react';
 import { notifications } from '@mantine/notifications';
 import type { Monitor } from '@vigil/contracts';
-import { useRequest } from '../../../lib/use-request.ts';
+import { REFRESH_MS, useRefreshEvery, useRequest } from '../../../lib/use-request.ts';
 import { checkMonitorNow } from '../api/check-monitor-now.ts';
 import { getMonitorInfo } from '../api/get-monitor-info.ts';
 
-/** How often an open monitor refreshes by itself, and how often while a check asked for is on its way. */
-export const REFRESH_MS = 30_000;
+/** How often an open monitor refreshes while a check asked for is on its way (else every REFRESH_MS). */
 export const WATCH_MS = 2_000;
 const WATCH_FOR_MS = 20_000;
 
 /**
- * One monitor, kept fresh: reloaded every 30 s, and every 2 s after "Check now" until the new check shows
- * (or 20 s pass), so a person sees the result without reloading the page.
+ * One monitor, kept fresh: refreshed every 30 s, and every 2 s after "Check now" until the new check shows
+ * (or 20 s pass), so a person sees the result without reloading the page. Its stats and incidents reload
+ * when a new check shows (they key on `lastCheckedAt`).
  */
 export function useLiveMonitor(monitorId: string) {
   const info = useRequest(`monitor:${monitorId}`, (signal) => getMonitorInfo(monitorId, signal));
   const [watching, setWatching] = useState<{ since: string | null; until: number } | null>(null);
   const [checking, setChecking] = useState(false);
-  const { reload } = info;
   const lastCheckedAt = info.data?.lastCheckedAt ?? null;
-
-  useEffect(() => {
-    const timer = setInterval(reload, watching ? WATCH_MS : REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [reload, watching]);
+  useRefreshEvery(info.refresh, watching ? WATCH_MS : REFRESH_MS);
 
   useEffect(() => {
     if (!watching) return;
