@@ -41,6 +41,11 @@ test('a watched site that goes down raises an alert by email and on the alerts p
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
     await expect(page).toHaveURL(/\/app\/alerts/);
+    // Seen from any tab: the title counts the monitors down, the Alerts entry the open alerts.
+    await expect(page).toHaveTitle('(1 down) Vigil');
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts 1 open' }),
+    ).toBeVisible();
     const alertRow = page.getByRole('row').filter({ hasText: 'My shop' }).first();
     await expect(alertRow).toContainText(/open/i);
     await expect(alertRow).toContainText(/sent/i);
@@ -54,6 +59,7 @@ test('a watched site that goes down raises an alert by email and on the alerts p
     expect(recoveredMail).toContain('My shop');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
     await expect(page.getByRole('row').filter({ hasText: 'My shop' }).first()).toContainText(/resolved/i);
+    await expect(page).toHaveTitle('Vigil');
   } finally {
     await shop.stop();
   }

@@ -183,6 +183,7 @@ describe.each(databases)('the HTTP app on $name', (testDatabase) => {
           'PUT /monitor-bff/monitor',
           'GET /monitor-bff/monitor',
           'DELETE /monitor-bff/monitor',
+          'GET /monitor-bff/monitor-summary',
           'GET /monitor-bff/monitor-info',
           'GET /monitor-bff/monitor-stats',
           'POST /monitor-bff/monitor-pause',

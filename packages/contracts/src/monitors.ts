@@ -285,6 +285,15 @@ export const monitorIdsBody = z.object({
 });
 export const monitorCountResponse = envelope(z.object({ count: z.number().int() }));
 
+/** What the app shows on every page: running monitors down or confirming a failure, and alerts not yet acknowledged. */
+export const monitorSummary = z.object({
+  down: z.number().int(),
+  confirming: z.number().int(),
+  openAlerts: z.number().int(),
+});
+export type MonitorSummary = z.infer<typeof monitorSummary>;
+export const monitorSummaryResponse = envelope(monitorSummary);
+
 // ---- Detail: uptime and response times over a range. ----
 export const STATS_RANGES = ['24h', '7d', '30d'] as const;
 export const monitorStatsQuery = z.object({ monitorId, range: z.enum(STATS_RANGES).default('24h') });

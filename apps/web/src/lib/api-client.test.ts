@@ -177,6 +177,16 @@ describe('api client', () => {
     );
   });
 
+  it('a quiet request resolves with its failure but shows no toast; a 401 still signs out', async () => {
+    handler = reply(503, { code: 'UNAVAILABLE', message: 'The database is not answering.' });
+    const result = await client().get('/monitor-bff/monitor-summary', { quiet: true });
+    expect(result).toMatchObject({ ok: false, status: 503, code: 'UNAVAILABLE' });
+    expect(show).not.toHaveBeenCalled();
+    handler = reply(401, { code: 'UNAUTHORIZED', message: 'Sign in again.' });
+    await client().get('/monitor-bff/monitor-summary', { quiet: true });
+    expect(navigate).toHaveBeenCalledWith('/app/login');
+  });
+
   it("on a network error shows 'unkow error' and resolves with status 0", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

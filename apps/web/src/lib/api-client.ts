@@ -30,7 +30,10 @@ export interface ApiFailure {
 
 export type ApiResult<T> = ApiSuccess<T> | ApiFailure;
 
-export type RequestOptions = Pick<AxiosRequestConfig, 'params' | 'signal' | 'headers'>;
+export type RequestOptions = Pick<AxiosRequestConfig, 'params' | 'signal' | 'headers'> & {
+  /** A failure shows no toast (a background count polled every 30 s; the next poll tries again). 401 still signs out. */
+  quiet?: boolean;
+};
 
 export interface ApiClient {
   get<T>(url: string, options?: RequestOptions): Promise<ApiResult<T>>;
@@ -84,17 +87,17 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     return config;
   });
 
-  async function request<T>(config: AxiosRequestConfig): Promise<ApiResult<T>> {
+  async function request<T>({ quiet = false, ...config }: AxiosRequestConfig & { quiet?: boolean }) {
     try {
       const response = await http.request<unknown>(config);
       const body = isRecord(response.data) ? response.data : { data: response.data };
-      return { ...(body as { data: T }), ok: true, status: response.status };
+      return { ...(body as { data: T }), ok: true as const, status: response.status };
     } catch (error) {
-      return fail(error);
+      return fail(error, quiet ? () => undefined : showError);
     }
   }
 
-  function fail(error: unknown): ApiFailure {
+  function fail(error: unknown, showError: (message: string) => void): ApiFailure {
     if (axios.isCancel(error)) {
       return {
         ok: false,

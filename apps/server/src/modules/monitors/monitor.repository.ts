@@ -1,5 +1,6 @@
 import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
+import { rowsOf } from '../../db/raw-sql.ts';
 import { monitors } from '../../db/schema.ts';
 import { endIncidentsOfPaused } from '../alerts/incident.repository.ts';
 
@@ -197,6 +198,19 @@ export function createMonitorRepository(db: Db) {
         )
         .returning({ id: monitors.id });
       return rows.length > 0;
+    },
+
+    /** Running monitors down or confirming a failure, and incidents open and not acknowledged: one round trip. */
+    async summary(userId: string): Promise<{ down: number; confirming: number; openAlerts: number }> {
+      const [row] = await rowsOf<{ down: number; confirming: number; open_alerts: number }>(
+        db,
+        sql`select
+              count(*) filter (where status = 'down')::int as down,
+              count(*) filter (where status = 'confirming')::int as confirming,
+              (select count(*) from incidents where user_id = ${userId}::uuid and state = 'open')::int as open_alerts
+            from monitors where user_id = ${userId}::uuid and paused = false`,
+      );
+      return { down: row?.down ?? 0, confirming: row?.confirming ?? 0, openAlerts: row?.open_alerts ?? 0 };
     },
 
     /**

@@ -54,6 +54,30 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
     return Number(row!.n);
   };
 
+  it('sums up what needs attention: running monitors down or confirming, and open alerts, of this person only', async () => {
+    const user = await signUp(t, PRO);
+    const [down, confirming, up, pausedDown] = await Promise.all(
+      ['Down', 'Confirming', 'Up', 'Paused'].map((name) => createMonitor(t, user, { name })),
+    );
+    const setStatus = (id: string, status: string, paused = false) =>
+      t.database.db.update(monitors).set({ status, paused }).where(eq(monitors.id, id));
+    await setStatus(down!, 'down');
+    await setStatus(confirming!, 'confirming');
+    await setStatus(up!, 'up');
+    await setStatus(pausedDown!, 'down', true);
+    await seedIncident(t, user, down!);
+    await seedIncident(t, user, up!, { state: 'acknowledged' });
+    await seedIncident(t, user, up!, { conditionKey: 'timeout', state: 'resolved' });
+    const elsewhere = await createMonitor(t, other);
+    await setStatus(elsewhere, 'down');
+    await seedIncident(t, other, elsewhere);
+
+    const { status, body } = await api('GET', '/monitor-bff/monitor-summary', user);
+    expect(status).toBe(200);
+    expect(body).toEqual({ data: { down: 1, confirming: 1, openAlerts: 1 } });
+    expect((await api('GET', '/monitor-bff/monitor-summary')).status).toBe(401);
+  });
+
   it('GET /monitor-bff/monitor-service lists the four services, their conditions and the languages', async () => {
     const { status, body } = await api('GET', '/monitor-bff/monitor-service');
     expect(status).toBe(200);

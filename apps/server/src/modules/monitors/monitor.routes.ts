@@ -12,6 +12,7 @@ import {
   monitorServiceResponse,
   monitorStatsQuery,
   monitorStatsResponse,
+  monitorSummaryResponse,
   monitorUpdateBody,
 } from '@vigil/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -89,6 +90,21 @@ export const monitorRoutes: FastifyPluginAsyncZod<{
     async (request) => ({
       data: await monitors.list(sessionOf(request), request.query.page, request.query.pageSize),
     }),
+  );
+
+  app.get(
+    '/monitor-bff/monitor-summary',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        summary: 'How many running monitors are down or confirming a failure, and how many alerts are open',
+        description: 'For the tab title and the navbar; open means not acknowledged and not resolved.',
+        security: SESSION_SECURITY,
+        response: { 200: monitorSummaryResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => ({ data: await monitors.summary(sessionOf(request)) }),
   );
 
   app.get(

@@ -374,6 +374,8 @@ export function createMonitorService(deps: {
       return presentOne(row);
     },
 
+    summary: (session: AuthSession) => store.monitors.summary(session.userId),
+
     pause: (session: AuthSession, ids: string[]) =>
       forAllOwned(session, ids, (tx, distinct) =>
         tx.monitors.setPaused(session.userId, distinct, true, clock.now()),

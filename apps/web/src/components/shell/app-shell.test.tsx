@@ -1,8 +1,11 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUserInfo } from '../../lib/session.ts';
 import { renderWithProviders } from '../../test/render.tsx';
+import { getMonitorSummary } from '../../features/monitors/api/get-monitor-summary.ts';
 import { AppShell } from './app-shell.tsx';
+
+vi.mock('../../features/monitors/api/get-monitor-summary.ts', () => ({ getMonitorSummary: vi.fn() }));
 
 const user = {
   email: 'owner@shop.com',
@@ -26,7 +29,41 @@ function navLinks() {
   return within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link');
 }
 
+beforeEach(() => {
+  vi.mocked(getMonitorSummary).mockResolvedValue({
+    ok: true,
+    status: 200,
+    data: { down: 0, confirming: 0, openAlerts: 0 },
+  });
+});
+
 describe('AppShell', () => {
+  it('counts the monitors down in the tab title and the open alerts on the Alerts entry', async () => {
+    vi.mocked(getMonitorSummary).mockResolvedValue({
+      ok: true,
+      status: 200,
+      data: { down: 2, confirming: 1, openAlerts: 3 },
+    });
+    setUserInfo(user);
+    const { unmount } = renderShell('/app/monitor');
+    await waitFor(() => expect(document.title).toBe('(2 down) Vigil'));
+    // Read as "Alerts 3 open": the count is part of the entry's name, not a bare number.
+    const nav = within(screen.getByRole('navigation', { name: 'Main' }));
+    expect(await nav.findByRole('link', { name: 'Alerts 3 open' })).toBeVisible();
+    unmount();
+    expect(document.title).toBe('Vigil');
+  });
+
+  it('shows no count when nothing needs attention', async () => {
+    setUserInfo(user);
+    renderShell('/app/monitor');
+    await waitFor(() => expect(getMonitorSummary).toHaveBeenCalled());
+    expect(document.title).toBe('Vigil');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Alerts' }),
+    ).toBeVisible();
+  });
+
   it("lists Monitors, Alerts, Subscription and 'Setings', spelled as the spec spells it", () => {
     setUserInfo(user);
     renderShell('/app/monitor');

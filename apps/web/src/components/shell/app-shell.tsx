@@ -6,6 +6,7 @@ import { useUserInfo } from '../../lib/use-user-info.ts';
 import { useWiderThan } from '../../lib/use-wider-than.ts';
 import { Logo } from '../logo.tsx';
 import { Navbar } from './navbar.tsx';
+import { useAttention } from './use-attention.ts';
 import { UserMenu } from './user-menu.tsx';
 
 export const HEADER_HEIGHT = 60;
@@ -24,6 +25,7 @@ export function AppShell({ children, onLogout, loggingOut }: AppShellProps) {
   const { pathname } = useLocation();
   // Below sm the closed navbar is only slid out of view: inert keeps its links out of the tab order too.
   const navbarAside = useWiderThan('sm');
+  const { openAlerts } = useAttention();
 
   useEffect(close, [pathname, close]);
 
@@ -56,7 +58,7 @@ export function AppShell({ children, onLogout, loggingOut }: AppShellProps) {
         </Group>
       </MantineAppShell.Header>
       <MantineAppShell.Navbar p="sm" id="vigil-navbar" inert={!navbarAside && !opened}>
-        <Navbar onNavigate={close} />
+        <Navbar onNavigate={close} openAlerts={openAlerts} />
       </MantineAppShell.Navbar>
       <MantineAppShell.Main>{children}</MantineAppShell.Main>
     </MantineAppShell>

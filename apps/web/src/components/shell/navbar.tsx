@@ -1,8 +1,9 @@
-import { NavLink, Stack } from '@mantine/core';
+import { Badge, NavLink, Stack, VisuallyHidden } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { NAV_ITEMS, isNavItemActive } from './nav-items.tsx';
 
-export function Navbar({ onNavigate }: { onNavigate?: () => void }) {
+/** The spec's entries; Alerts carries the count of open (unacknowledged) alerts when there are any. */
+export function Navbar({ onNavigate, openAlerts = 0 }: { onNavigate?: () => void; openAlerts?: number }) {
   // The browser's path (with /app), so the segment test sees exactly what the address bar shows.
   const { pathname } = useLocation();
   const fullPath = `/app${pathname === '/' ? '' : pathname}`;
@@ -18,6 +19,14 @@ export function Navbar({ onNavigate }: { onNavigate?: () => void }) {
               to={item.to}
               label={item.label}
               leftSection={item.icon}
+              rightSection={
+                item.segment === 'alerts' && openAlerts > 0 ? (
+                  <Badge size="sm" color="red" circle={openAlerts < 10}>
+                    {openAlerts}
+                    <VisuallyHidden> open</VisuallyHidden>
+                  </Badge>
+                ) : undefined
+              }
               active={active}
               aria-current={active ? 'page' : undefined}
               onClick={onNavigate}
