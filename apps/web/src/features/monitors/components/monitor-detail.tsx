@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
-import { STATS_RANGES, type Monitor, type StatsRange } from '@vigil/contracts';
+import { STATS_RANGES, type Monitor, type MonitorStatus, type StatsRange } from '@vigil/contracts';
 import {
   IconAlertTriangle,
   IconArrowLeft,
@@ -122,6 +122,34 @@ function ResponseTimes({
         )}
       </Card>
     </>
+  );
+}
+
+/** What the last check's error means for each status (none while pending or paused). */
+const LAST_ERROR: Partial<Record<MonitorStatus, { color: string; title: string; next?: string }>> = {
+  down: { color: 'red', title: 'The last check failed' },
+  confirming: {
+    color: 'orange',
+    title: 'The last check failed: checking again to confirm',
+    next: 'A re-check runs within 30 seconds; the alert goes out if the failure is confirmed.',
+  },
+  up: { color: 'yellow', title: 'Part of the last check could not run' },
+};
+
+function LastCheckNotice({ monitor }: { monitor: Monitor }) {
+  const notice = LAST_ERROR[monitor.status];
+  if (!notice || !monitor.lastError) return null;
+  return (
+    <Alert color={notice.color} variant="light" icon={<IconAlertTriangle />} title={notice.title}>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {monitor.lastError}
+      </Text>
+      {notice.next ? (
+        <Text size="sm" mt={4}>
+          {notice.next}
+        </Text>
+      ) : null}
+    </Alert>
   );
 }
 
@@ -236,40 +264,7 @@ export function MonitorDetail({
         </Group>
       </Group>
 
-      {monitor.status === 'down' && monitor.lastError ? (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle />} title="The last check failed">
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {monitor.lastError}
-          </Text>
-        </Alert>
-      ) : null}
-      {monitor.status === 'confirming' && monitor.lastError ? (
-        <Alert
-          color="orange"
-          variant="light"
-          icon={<IconAlertTriangle />}
-          title="The last check failed: checking again to confirm"
-        >
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {monitor.lastError}
-          </Text>
-          <Text size="sm" mt={4}>
-            A re-check runs within 30 seconds; the alert goes out if the failure is confirmed.
-          </Text>
-        </Alert>
-      ) : null}
-      {monitor.status === 'up' && monitor.lastError ? (
-        <Alert
-          color="yellow"
-          variant="light"
-          icon={<IconAlertTriangle />}
-          title="Part of the last check could not run"
-        >
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {monitor.lastError}
-          </Text>
-        </Alert>
-      ) : null}
+      <LastCheckNotice monitor={monitor} />
       {monitor.pauseReason ? (
         <Alert color="orange" variant="light" icon={<IconAlertTriangle />} title="Paused by your plan">
           <Stack gap={6} align="flex-start">
