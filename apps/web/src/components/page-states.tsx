@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Center, Loader, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { formatDateTime } from '../lib/format-time.ts';
 import { IconAlertTriangle } from './icons.tsx';
 
 /** The full-height spinner shown while the user or a page loads. */
@@ -41,5 +42,19 @@ export function ErrorState({ title, children, onRetry, retryLabel = 'Try again' 
         ) : null}
       </Stack>
     </Alert>
+  );
+}
+
+/**
+ * Said under a list or page whose background refresh failed (offline, the server restarting): what is shown
+ * is kept, with when it was current, instead of an error toast every 30 s.
+ */
+export function StaleNotice({ stale, receivedAt }: { stale: boolean; receivedAt: number | null }) {
+  if (!stale || receivedAt === null) return null;
+  return (
+    <Text size="sm" c="dimmed" role="status">
+      Could not refresh: showing what was current at {formatDateTime(new Date(receivedAt).toISOString())}.
+      Trying again every 30 seconds.
+    </Text>
   );
 }

@@ -1,6 +1,7 @@
-import { renderHook } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useRefreshEvery } from './use-request.ts';
+import type { ApiResult } from './api-client.ts';
+import { useRequest, useRefreshEvery } from './use-request.ts';
 
 describe('useRefreshEvery', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -29,5 +30,44 @@ describe('useRefreshEvery', () => {
     renderHook(() => useRefreshEvery(refresh, 1_000));
     vi.advanceTimersByTime(10_000);
     expect(refresh).not.toHaveBeenCalled();
+  });
+});
+
+const ok = <T>(data: T): ApiResult<T> => ({ ok: true, status: 200, data });
+const offline: ApiResult<never> = {
+  ok: false,
+  status: 0,
+  data: undefined,
+  code: 'NETWORK',
+  message: 'unkow error',
+};
+
+describe('useRequest', () => {
+  it('keeps what is shown when a background refresh fails, marks it stale, and clears that on the next answer', async () => {
+    const answers = [ok(['first']), offline, ok(['second'])];
+    const load = vi.fn(async (_signal: AbortSignal, _background: boolean) => answers.shift()!);
+    const { result } = renderHook(() => useRequest('list', load));
+    await waitFor(() => expect(result.current.data).toEqual(['first']));
+    expect(result.current).toMatchObject({ status: 'ready', stale: false });
+    expect(load).toHaveBeenLastCalledWith(expect.any(AbortSignal), false);
+    const firstReceived = result.current.receivedAt;
+
+    act(() => result.current.refresh());
+    await waitFor(() => expect(result.current.stale).toBe(true));
+    expect(load).toHaveBeenLastCalledWith(expect.any(AbortSignal), true);
+    expect(result.current).toMatchObject({ status: 'ready', data: ['first'], receivedAt: firstReceived });
+
+    act(() => result.current.refresh());
+    await waitFor(() => expect(result.current.data).toEqual(['second']));
+    expect(result.current.stale).toBe(false);
+  });
+
+  it('reports a failed load the person asked for as failed, not stale', async () => {
+    const answers = [ok(1), offline];
+    const { result } = renderHook(() => useRequest('one', async () => answers.shift()!));
+    await waitFor(() => expect(result.current.data).toBe(1));
+    act(() => result.current.reload());
+    await waitFor(() => expect(result.current.status).toBe('failed'));
+    expect(result.current).toMatchObject({ data: 1, stale: false });
   });
 });

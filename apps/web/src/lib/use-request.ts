@@ -5,16 +5,28 @@ export interface RequestState<T> {
   status: 'loading' | 'ready' | 'failed';
   /** The last data received; kept while a reload runs, so lists do not flash empty. */
   data: T | undefined;
+  /** When `data` arrived (ms since the epoch); null before any did. */
+  receivedAt: number | null;
+  /** The last background refresh failed: `data` is what was shown before, kept as it was. */
+  stale: boolean;
 }
+
+/**
+ * Loads one answer. `background` is true for a refresh nobody asked for (`refresh`): its failure must not
+ * interrupt the person with an error toast, so the api call is made `quiet`, and the state says `stale`.
+ */
+export type Load<T> = (signal: AbortSignal, background: boolean) => Promise<ApiResult<T>>;
 
 /**
  * Loads `load`'s answer whenever `key` changes (or `reload` is called), cancelling the previous request.
  * Errors were already shown by the api client; this only records that the load failed.
  */
-export function useRequest<T>(key: string | null, load: (signal: AbortSignal) => Promise<ApiResult<T>>) {
+export function useRequest<T>(key: string | null, load: Load<T>) {
   const [state, setState] = useState<RequestState<T>>({
     status: key === null ? 'ready' : 'loading',
     data: undefined,
+    receivedAt: null,
+    stale: false,
   });
   const [attempt, setAttempt] = useState({ n: 0, quiet: false });
   const loadRef = useRef(load);
@@ -24,12 +36,15 @@ export function useRequest<T>(key: string | null, load: (signal: AbortSignal) =>
     if (key === null) return;
     const controller = new AbortController();
     // A quiet refresh keeps what is shown as it is (no busy state) until the new answer replaces it.
-    if (!attempt.quiet) setState((previous) => ({ status: 'loading', data: previous.data }));
-    void loadRef.current(controller.signal).then((result) => {
+    if (!attempt.quiet) setState((previous) => ({ ...previous, status: 'loading', stale: false }));
+    void loadRef.current(controller.signal, attempt.quiet).then((result) => {
       if (controller.signal.aborted) return;
-      setState((previous) =>
-        result.ok ? { status: 'ready', data: result.data } : { status: 'failed', data: previous.data },
-      );
+      setState((previous) => {
+        if (result.ok) return { status: 'ready', data: result.data, receivedAt: Date.now(), stale: false };
+        // A failed background refresh leaves what is shown (and its status) alone; it only turns stale.
+        if (attempt.quiet && previous.data !== undefined) return { ...previous, stale: true };
+        return { ...previous, status: 'failed' };
+      });
     });
     return () => controller.abort();
   }, [key, attempt]);

@@ -106,7 +106,7 @@ describe('alerts page', () => {
     expect(within(second!).getByText('SMS alerts are not part of this plan.')).toBeInTheDocument();
     expect(within(second!).getByText(/^Acknowledged/)).toBeInTheDocument();
     expect(within(second!).queryByRole('button', { name: /Acknowledge/ })).not.toBeInTheDocument();
-    expect(getAlerts).toHaveBeenCalledWith({ page: 1, pageSize: 20 }, expect.any(AbortSignal));
+    expect(getAlerts).toHaveBeenCalledWith({ page: 1, pageSize: 20 }, expect.any(AbortSignal), false);
   });
 
   it('shows phone deliveries: delivered, not answered with the reason, the stand-in SMS, and a STOP skip', async () => {
@@ -183,6 +183,7 @@ describe('alerts page', () => {
       expect(getAlerts).toHaveBeenLastCalledWith(
         { page: 1, pageSize: 20, monitorId: checkout.monitorId },
         expect.any(AbortSignal),
+        false,
       ),
     );
     await user.click(screen.getByLabelText('State', { selector: 'input' }));
@@ -191,6 +192,7 @@ describe('alerts page', () => {
       expect(getAlerts).toHaveBeenLastCalledWith(
         { page: 1, pageSize: 20, monitorId: checkout.monitorId, state: 'acknowledged' },
         expect.any(AbortSignal),
+        false,
       ),
     );
     expect(screen.getByTestId('where')).toHaveTextContent(
@@ -205,6 +207,7 @@ describe('alerts page', () => {
     expect(getAlerts).toHaveBeenCalledWith(
       { page: 3, pageSize: 20, monitorId: checkout.monitorId, state: 'open' },
       expect.any(AbortSignal),
+      false,
     );
   });
 

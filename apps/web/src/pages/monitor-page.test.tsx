@@ -97,7 +97,7 @@ describe('monitor list', () => {
     expect(within(rows[1]!).getByText('230 ms')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('2 minutes ago')).toBeInTheDocument();
     expect(within(rows[3]!).getByText('Paused')).toBeInTheDocument();
-    expect(getMonitors).toHaveBeenCalledWith({ page: 1, pageSize: 20 }, expect.any(AbortSignal));
+    expect(getMonitors).toHaveBeenCalledWith({ page: 1, pageSize: 20 }, expect.any(AbortSignal), false);
   });
 
   it('on a phone shows each monitor as a card with its numbers, and selects from there', async () => {
@@ -191,6 +191,27 @@ describe('monitor list', () => {
     expect(deleteMonitors).not.toHaveBeenCalled();
   });
 
+  it('keeps the list when a background refresh fails, says since when it is current, and asks quietly', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      vi.mocked(getMonitors).mockResolvedValueOnce(pageOf()).mockResolvedValueOnce(failed(0));
+      renderAt('/app/monitor');
+      expect(await screen.findByRole('link', { name: 'Checkout' })).toBeInTheDocument();
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(await screen.findByText(/^Could not refresh: showing what was current at/)).toBeInTheDocument();
+      expect(getMonitors).toHaveBeenLastCalledWith({ page: 1, pageSize: 20 }, expect.any(AbortSignal), true);
+      expect(screen.getByRole('link', { name: 'Checkout' })).toBeInTheDocument();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+      vi.mocked(getMonitors).mockResolvedValueOnce(pageOf([storefront]));
+      await vi.advanceTimersByTimeAsync(30_000);
+      await waitFor(() => expect(screen.queryByRole('link', { name: 'Checkout' })).not.toBeInTheDocument());
+      expect(screen.queryByText(/^Could not refresh/)).not.toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('pages through 20 at a time, keeping the page in the address', async () => {
     const many = Array.from({ length: 20 }, (_, n) =>
       aMonitor({ monitorId: id(n + 1), name: `Shop ${n + 1}` }),
@@ -203,7 +224,7 @@ describe('monitor list', () => {
     expect(await screen.findByText('1–20 of 45')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     expect(await screen.findByRole('link', { name: 'Shop 21' })).toBeInTheDocument();
-    expect(getMonitors).toHaveBeenLastCalledWith({ page: 2, pageSize: 20 }, expect.any(AbortSignal));
+    expect(getMonitors).toHaveBeenLastCalledWith({ page: 2, pageSize: 20 }, expect.any(AbortSignal), false);
     expect(screen.getByTestId('where')).toHaveTextContent('/monitor?page=2');
     expect(screen.getByText('21–21 of 45')).toBeInTheDocument();
   });
@@ -277,6 +298,7 @@ describe('monitor detail', () => {
     expect(getAlerts).toHaveBeenCalledWith(
       { page: 1, pageSize: 5, monitorId: id(2) },
       expect.any(AbortSignal),
+      false,
     );
     expect(await screen.findByText('The page answered 503 Service Unavailable.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute(

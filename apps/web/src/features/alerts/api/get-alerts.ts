@@ -15,10 +15,10 @@ export interface AlertPage {
   pageSize: number;
 }
 
-/** Newest first; only the filters that are set are sent. */
-export function getAlerts(query: AlertQuery, signal?: AbortSignal) {
+/** Newest first; only the filters that are set are sent. `quiet`: a background refresh, no toast. */
+export function getAlerts(query: AlertQuery, signal?: AbortSignal, quiet = false) {
   const params: Record<string, string | number> = { page: query.page, pageSize: query.pageSize };
   if (query.monitorId) params.monitorId = query.monitorId;
   if (query.state) params.state = query.state;
-  return api.get<AlertPage>('/monitor-bff/monitor/alerts', { params, ...(signal ? { signal } : {}) });
+  return api.get<AlertPage>('/monitor-bff/monitor/alerts', { params, quiet, ...(signal ? { signal } : {}) });
 }

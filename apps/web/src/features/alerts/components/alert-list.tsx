@@ -18,7 +18,7 @@ import { Link } from 'react-router';
 import type { Alert } from '@vigil/contracts';
 import { HonestEmptyState } from '../../../components/honest-empty-state.tsx';
 import { IconBell } from '../../../components/icons.tsx';
-import { ErrorState } from '../../../components/page-states.tsx';
+import { ErrorState, StaleNotice } from '../../../components/page-states.tsx';
 import { formatDateTime } from '../../../lib/format-time.ts';
 import { useRefreshEvery, useRequest } from '../../../lib/use-request.ts';
 import { useWiderThan } from '../../../lib/use-wider-than.ts';
@@ -77,7 +77,9 @@ interface AlertListProps {
 
 /** Alerts newest first, with their times, state, per-channel delivery and an Acknowledge for open ones. */
 export function AlertList({ query, onPageChange, empty, linkMonitors = true, refreshKey }: AlertListProps) {
-  const alerts = useRequest(JSON.stringify({ query, refreshKey }), (signal) => getAlerts(query, signal));
+  const alerts = useRequest(JSON.stringify({ query, refreshKey }), (signal, background) =>
+    getAlerts(query, signal, background),
+  );
   // New alerts and their deliveries show while the page stays open.
   useRefreshEvery(alerts.refresh);
   const [acknowledging, setAcknowledging] = useState<string | null>(null);
@@ -180,6 +182,7 @@ export function AlertList({ query, onPageChange, empty, linkMonitors = true, ref
     ) : null;
   return (
     <Stack gap="md">
+      <StaleNotice stale={alerts.stale} receivedAt={alerts.receivedAt} />
       <ResolveAlertDialog alert={resolving} onClose={() => setResolving(null)} onResolved={resolved} />
       {wide ? (
         <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>

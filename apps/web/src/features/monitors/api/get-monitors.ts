@@ -10,6 +10,11 @@ export interface Page<T> {
 
 export const MONITOR_PAGE_SIZE = 20;
 
-export function getMonitors(query: { page: number; pageSize: number }, signal?: AbortSignal) {
-  return api.get<Page<Monitor>>('/monitor-bff/monitor', { params: query, ...(signal ? { signal } : {}) });
+/** `quiet`: a background refresh, whose failure shows no toast. */
+export function getMonitors(query: { page: number; pageSize: number }, signal?: AbortSignal, quiet = false) {
+  return api.get<Page<Monitor>>('/monitor-bff/monitor', {
+    params: query,
+    quiet,
+    ...(signal ? { signal } : {}),
+  });
 }

@@ -24,7 +24,7 @@ import {
   IconRefresh,
   IconTrash,
 } from '../../../components/icons.tsx';
-import { ErrorState, SectionSpinner } from '../../../components/page-states.tsx';
+import { ErrorState, SectionSpinner, StaleNotice } from '../../../components/page-states.tsx';
 import {
   formatDateTime,
   formatInterval,
@@ -264,6 +264,7 @@ export function MonitorDetail({
         </Group>
       </Group>
 
+      <StaleNotice stale={info.stale} receivedAt={info.receivedAt} />
       <LastCheckNotice monitor={monitor} />
       {monitor.pauseReason ? (
         <Alert color="orange" variant="light" icon={<IconAlertTriangle />} title="Paused by your plan">

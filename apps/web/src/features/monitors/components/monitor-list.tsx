@@ -24,7 +24,7 @@ import {
   IconPlus,
   IconTrash,
 } from '../../../components/icons.tsx';
-import { ErrorState } from '../../../components/page-states.tsx';
+import { ErrorState, StaleNotice } from '../../../components/page-states.tsx';
 import { formatMs, formatPercent, formatRelativeTime, formatDateTime } from '../../../lib/format-time.ts';
 import { useRefreshEvery, useRequest } from '../../../lib/use-request.ts';
 import { useWiderThan } from '../../../lib/use-wider-than.ts';
@@ -57,8 +57,8 @@ function TargetSummary({ monitor }: { monitor: Monitor }) {
 /** The monitor list of one page: status, target, last check, uptime, response time; bulk actions. */
 export function MonitorList({ page, onPageChange }: { page: number; onPageChange: (page: number) => void }) {
   const navigate = useNavigate();
-  const monitors = useRequest(`monitors:${page}`, (signal) =>
-    getMonitors({ page, pageSize: MONITOR_PAGE_SIZE }, signal),
+  const monitors = useRequest(`monitors:${page}`, (signal, background) =>
+    getMonitors({ page, pageSize: MONITOR_PAGE_SIZE }, signal, background),
   );
   // Statuses and last checks stay current while the list is open.
   useRefreshEvery(monitors.refresh);
@@ -178,6 +178,7 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
 
   return (
     <Stack gap="md">
+      <StaleNotice stale={monitors.stale} receivedAt={monitors.receivedAt} />
       {selected.length > 0 ? (
         <Paper withBorder radius="md" p="xs" px="md" role="region" aria-label="Selected monitors">
           <Group justify="space-between" gap="sm">

@@ -15,7 +15,9 @@ const WATCH_FOR_MS = 20_000;
  * when a new check shows (they key on `lastCheckedAt`).
  */
 export function useLiveMonitor(monitorId: string) {
-  const info = useRequest(`monitor:${monitorId}`, (signal) => getMonitorInfo(monitorId, signal));
+  const info = useRequest(`monitor:${monitorId}`, (signal, background) =>
+    getMonitorInfo(monitorId, signal, background),
+  );
   const [watching, setWatching] = useState<{ since: string | null; until: number } | null>(null);
   const [checking, setChecking] = useState(false);
   const lastCheckedAt = info.data?.lastCheckedAt ?? null;
