@@ -73,14 +73,14 @@ export async function stopChild(child, signal = 'SIGINT', graceMs = 10_000) {
 
 /**
  * Starts the built server; resolves once /healthz answers (or, for ROLE=worker, once it logged its start).
- * `nodeArgs` go before the script (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept).
+ * `nodeArgs` go before the script (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept); `script` is another
+ * build of the server to run (bench/idle.mjs compares one kept from before a change).
  */
-export async function startServer(env, { port, name = 'server', nodeArgs = [] } = {}) {
-  const { child } = spawnChild(
-    [...nodeArgs, 'apps/server/dist/main.js'],
-    { LOG_LEVEL: 'warn', ...env },
-    { name },
-  );
+export async function startServer(
+  env,
+  { port, name = 'server', nodeArgs = [], script = 'apps/server/dist/main.js' } = {},
+) {
+  const { child } = spawnChild([...nodeArgs, script], { LOG_LEVEL: 'warn', ...env }, { name });
   const started = Date.now();
   if (port) {
     for (;;) {

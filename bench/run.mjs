@@ -1,16 +1,27 @@
 // `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
-// `npm run bench -- checks|alerts|phone|api|shopify|ads|restart|lighthouse|detection|long` runs the long ones
+// `npm run bench -- checks|alerts|phone|api|shopify|ads|restart|lighthouse|detection|idle|long` runs the long ones
 // instead (minutes each; see bench/README.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const LONG = ['checks', 'alerts', 'phone', 'api', 'shopify', 'ads', 'restart', 'lighthouse', 'detection'];
+const LONG = [
+  'checks',
+  'alerts',
+  'phone',
+  'api',
+  'shopify',
+  'ads',
+  'restart',
+  'lighthouse',
+  'detection',
+  'idle',
+];
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
 if (unknown.length) {
   console.error(
-    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads, restart, lighthouse, detection or long (all nine).`,
+    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads, restart, lighthouse, detection, idle or long (all ten).`,
   );
   process.exit(2);
 }
@@ -121,5 +132,10 @@ if (long.includes('detection')) {
   const run = await benchDetection();
   console.error(JSON.stringify(run));
   printDetection(run);
+}
+
+if (long.includes('idle')) {
+  const { benchIdle, printIdle } = await import('./idle.mjs');
+  printIdle(await benchIdle());
 }
 process.exit(0);

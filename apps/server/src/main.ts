@@ -13,6 +13,7 @@ import {
 } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { createStore } from './db/store.ts';
+import { createWakeups } from './db/wakeups.ts';
 import { createCheckEngine, type CheckEngine } from './engine/check-engine.ts';
 import { startJobs } from './jobs/job-queue.ts';
 import { systemClock } from './lib/clock.ts';
@@ -81,7 +82,8 @@ async function main(config: Config): Promise<void> {
       : undefined;
 
   const runWorkers = config.role !== 'api';
-  const jobs = await startJobs({ database, runWorkers });
+  const wakeups = createWakeups(database);
+  const jobs = await startJobs({ database, runWorkers, wakeups });
   const app = await buildApp({ config, database, queue: jobs.queue, sandbox: sandbox?.plugin, tokenCipher });
   const email = createEmailSender({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   let engine: CheckEngine | undefined;
@@ -97,6 +99,7 @@ async function main(config: Config): Promise<void> {
       ['jobs', () => jobs.stop()],
       ['email', () => email.close()],
       ['sandbox', () => sandbox?.stop()],
+      ['wakeups', () => wakeups.close()],
       ['database', () => database.close()],
     ];
     let failed = false;
@@ -170,6 +173,7 @@ async function main(config: Config): Promise<void> {
       log: app.log,
       concurrency: config.checkConcurrency,
       batchSize: config.checkBatchSize,
+      wakeups,
     });
     engine.start();
     app.log.info(

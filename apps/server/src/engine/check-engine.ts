@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CheckerMap } from '../checks/all-checkers.ts';
 import type { CheckOutcome } from '../checks/checker.ts';
 import type { Store } from '../db/store.ts';
+import { MONITORS_CHANNEL, type Wakeups } from '../db/wakeups.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { applyPlanLimitsJob } from '../jobs/apply-plan-limits.job.ts';
 import { sweepBillingJob } from '../jobs/apply-stripe-event.job.ts';
@@ -21,8 +22,17 @@ export const CHECK_DEADLINE_MS = 30_000;
  * leaves its slots to be claimed again by another worker when the lease runs out.
  */
 export const CLAIM_LEASE_MS = CHECK_DEADLINE_MS + 5_000;
-/** How often an idle scheduler looks for due slots: start drift stays well under a second. */
+/**
+ * The shortest sleep between claims while slots keep coming due: claims gather about this much work each, and
+ * start drift stays under it.
+ */
 const POLL_MS = 200;
+/**
+ * The longest sleep. The scheduler sleeps until the next due slot (or repeat alert), and is woken sooner when a
+ * monitor is created, resumed or moved earlier (NOTIFY from a trigger on monitors); this only bounds what a lost
+ * notification could delay.
+ */
+export const SAFETY_POLL_MS = 30_000;
 /** Finished checks are written together, at most this long after the first of them finished. */
 const FLUSH_DELAY_MS = 50;
 /** A batch whose write failed (PostgreSQL restarting) is tried again this often while its slots are held. */
@@ -53,6 +63,8 @@ export interface CheckEngineOptions {
   concurrency: number;
   /** Monitors claimed per statement, and results written per statement. */
   batchSize: number;
+  /** Wakes the sleeping scheduler when monitors change in any process; unset: it finds them at its safety poll. */
+  wakeups?: Wakeups;
 }
 
 export interface CheckEngine {
@@ -69,6 +81,11 @@ export interface CheckEngine {
   sweepRepeats(): Promise<number>;
   /** Hands pending deliveries whose job was lost (a crash right after their commit) to the job engine again. */
   requeueStranded(): Promise<number>;
+}
+
+/** When an incident this transition opens sends its first reminder (clock ms); Infinity: none. */
+function firstRepeatAt(transition: { kind: string; nextAlertAt?: Date | null }): number {
+  return transition.kind === 'open' && transition.nextAlertAt ? transition.nextAlertAt.getTime() : Infinity;
 }
 
 interface Finished {
@@ -96,6 +113,13 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   let loop: Promise<void> | undefined;
   let stopping = false;
   let wake: (() => void) | undefined;
+  /** While the scheduler sleeps: when it will look again (clock ms), and a way to make that sooner. */
+  let sleeping: { until: number; wakeAt(at: number): void } | undefined;
+  /**
+   * A wake-up that came while the scheduler was awake (its look may have missed what caused it): the next sleep
+   * ends by then.
+   */
+  let wakeWhileAwake = Infinity;
   let lastRepeatSweep = 0;
   let lastStrandedSweep = 0;
   let lastRollUp = 0;
@@ -219,7 +243,21 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       await tx.checks.requestLinkedChecks(changed, now);
       return pending;
     });
+    // The scheduler may have planned to sleep past these monitors' next checks or their first repeat alerts.
+    wakeBy(
+      Math.min(
+        ...slots.map(({ slot, transitions }) =>
+          Math.min(slot.nextCheckAt.getTime(), ...transitions.map(firstRepeatAt)),
+        ),
+      ),
+    );
     await handOver(deliveries);
+  }
+
+  /** Makes the scheduler look again by `at` (clock ms). */
+  function wakeBy(at: number): void {
+    if (!sleeping) wakeWhileAwake = Math.min(wakeWhileAwake, at);
+    else if (at < sleeping.until) sleeping.wakeAt(at);
   }
 
   function toSlot(item: Finished, now: Date) {
@@ -343,30 +381,63 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     }
   }
 
+  /**
+   * How long to sleep when no place is taken: until the next due slot or repeat alert, at least POLL_MS while
+   * slots keep coming due (so claims gather work), at most SAFETY_POLL_MS.
+   */
+  async function sleepMs(claimed: number): Promise<number> {
+    if (claimed > 0) return POLL_MS;
+    const now = clock.now();
+    const due = await store.checks.nextDueAt(now, services);
+    if (!due) return SAFETY_POLL_MS;
+    return Math.min(Math.max(due.getTime() - now.getTime(), POLL_MS), SAFETY_POLL_MS);
+  }
+
   async function run(): Promise<void> {
+    const unlisten = await options.wakeups
+      ?.listen(MONITORS_CHANNEL, () => wakeBy(clock.now().getTime()))
+      .catch((error: unknown) => {
+        log.warn({ err: error }, 'listening for monitor changes failed; the scheduler polls');
+        return undefined;
+      });
     while (!stopping) {
       let full = false;
+      let delay = POLL_MS;
+      wakeWhileAwake = Infinity;
       try {
         const free = options.concurrency - running.size;
         const limit = Math.min(free, options.batchSize);
-        if (limit > 0) full = (await claimAndStart(limit)) === limit;
+        const claimed = limit > 0 ? await claimAndStart(limit) : 0;
+        full = claimed === limit && limit > 0;
         await housekeeping();
+        if (!full && running.size < options.concurrency) delay = await sleepMs(claimed);
       } catch (error) {
         log.error({ err: error }, 'check scheduler error');
       }
       if (full && !stopping) continue;
-      // Sleep until the next poll, or until a running check frees a place when all were taken.
+      // Sleep until then, until a change is notified, or until a running check frees a place when all were taken.
+      delay = Math.min(delay, Math.max(0, wakeWhileAwake - clock.now().getTime()));
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, POLL_MS);
+        let timer = setTimeout(done, delay);
         function done() {
           clearTimeout(timer);
           wake = undefined;
+          sleeping = undefined;
           resolve();
         }
+        sleeping = {
+          until: clock.now().getTime() + delay,
+          wakeAt(at) {
+            clearTimeout(timer);
+            this.until = at;
+            timer = setTimeout(done, Math.max(0, at - clock.now().getTime()));
+          },
+        };
         wake = running.size >= options.concurrency || stopping ? done : undefined;
         if (stopping) done();
       });
     }
+    unlisten?.();
   }
 
   return {
@@ -376,6 +447,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     async stop() {
       stopping = true;
       wake?.();
+      sleeping?.wakeAt(0);
       await loop;
       await Promise.allSettled([...running]);
       await flush();

@@ -187,6 +187,28 @@ export function createCheckRepository(db: Db) {
       );
     },
 
+    /**
+     * When the scheduler of these services next has something to do, null when nothing is scheduled: the
+     * first slot free to claim, a lease on a due slot running out (its worker died), or a repeat alert. Each
+     * part reads the start of a partial index.
+     */
+    async nextDueAt(now: Date, services: string[]): Promise<Date | null> {
+      if (services.length === 0) return null;
+      const ofServices = sql`service in (${list(services.map((service) => sql`${service}`))})`;
+      const [row] = await rowsOf<{ due_ms: number | null }>(
+        db,
+        sql`select (extract(epoch from least(
+              (select min(next_check_at) from monitors
+                where paused = false and ${ofServices} and (claimed_until is null or claimed_until <= ${at(now)})),
+              (select min(claimed_until) from monitors
+                where paused = false and ${ofServices} and next_check_at <= ${at(now)} and claimed_until > ${at(now)}),
+              (select min(i.next_alert_at) from incidents i join monitors m on m.id = i.monitor_id
+                where i.state = 'open' and m.paused = false)
+            )) * 1000)::float8 as due_ms`,
+      );
+      return row?.due_ms == null ? null : new Date(Math.round(row.due_ms));
+    },
+
     /** One multi-row insert; a slot already written (it never should be) is kept as it was. */
     async insertResults(slots: CheckedSlot[]): Promise<void> {
       if (slots.length === 0) return;

@@ -8,6 +8,7 @@ import { createCheckers } from '../checks/all-checkers.ts';
 import type { Checker } from '../checks/checker.ts';
 import { openDatabase } from '../db/database.ts';
 import { createStore } from '../db/store.ts';
+import { createWakeups } from '../db/wakeups.ts';
 import { createCheckEngine } from '../engine/check-engine.ts';
 import { systemClock } from '../lib/clock.ts';
 
@@ -17,6 +18,7 @@ export interface CheckWorkerReport {
 }
 
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL!, poolSize: 3 });
+const wakeups = createWakeups(database);
 const website = createCheckers().website!;
 const checksPerPath: Record<string, number> = {};
 const counting: Checker = {
@@ -40,12 +42,14 @@ const engine = createCheckEngine({
   },
   concurrency: 8,
   batchSize: 5,
+  wakeups,
 });
 process.once('SIGTERM', () => {
   void (async () => {
     await engine.stop();
     const report: CheckWorkerReport = { checksPerPath };
     process.stdout.write(`${JSON.stringify(report)}\n`);
+    await wakeups.close();
     await database.close();
     process.exit(0);
   })();

@@ -1,0 +1,227 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createCheckers } from '../checks/all-checkers.ts';
+import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
+import { createCheckEngine, SAFETY_POLL_MS } from '../engine/check-engine.ts';
+import { defineJob, type JobDefinition, type WorkerDeps } from '../jobs/job.ts';
+import { startJobs } from '../jobs/job-queue.ts';
+import { systemClock } from '../lib/clock.ts';
+import { databases } from '../test/databases.ts';
+import { insertMonitor, userWithVerifiedEmail } from '../test/engine-kit.ts';
+import { startTargetServer, type TargetServer } from '../test/target-server.ts';
+import { openDatabase, type Database } from './database.ts';
+import { rowsOf } from './raw-sql.ts';
+import { checkResults } from './schema.ts';
+import { createStore } from './store.ts';
+import { createWakeups, type Wakeups } from './wakeups.ts';
+
+const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
+/** Far sooner than any safety poll (the engine's 30 s, the job workers' 60 s): only a wake-up explains it. */
+const PROMPTLY_MS = 5_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
+    await sleep(20);
+  }
+}
+
+function deps(queue: WorkerDeps['queue'], database: Database): WorkerDeps {
+  return {
+    email: { send: async () => ({ messageId: '<none@test>', response: '250 OK' }), close: () => undefined },
+    log: silentLog,
+    store: createStore(database.db),
+    clock: systemClock,
+    ackLink: async () => 'http://localhost/ack',
+    publicUrl: 'http://localhost',
+    resultRetentionHours: 48,
+    phone: null,
+    phonePolicy: DEFAULT_PHONE_POLICY,
+    queue,
+  };
+}
+
+describe.each(databases)('wake-ups instead of polling on $name', (testDatabase) => {
+  let database: Database;
+  /** Another connection to the same database (another process's, on PostgreSQL); PGlite has only the one. */
+  let other: Database;
+  let drop: () => Promise<void>;
+  let wakeups: Wakeups;
+  let site: TargetServer;
+
+  beforeAll(async () => {
+    ({ database, drop } = await testDatabase.create());
+    other =
+      database.kind === 'postgres'
+        ? await openDatabase({ databaseUrl: database.connectionString, poolSize: 2 })
+        : database;
+    wakeups = createWakeups(database);
+    site = await startTargetServer();
+  });
+  afterAll(async () => {
+    await site?.close();
+    await wakeups?.close();
+    if (other !== database) await other?.close();
+    await drop?.();
+  });
+
+  it('checks a monitor created elsewhere at once, though the scheduler sleeps far longer with nothing due', async () => {
+    expect(SAFETY_POLL_MS).toBeGreaterThanOrEqual(PROMPTLY_MS * 4);
+    const store = createStore(database.db);
+    const engine = createCheckEngine({
+      store,
+      queue: { send: async () => undefined },
+      clock: systemClock,
+      checkers: createCheckers(),
+      log: silentLog,
+      concurrency: 4,
+      batchSize: 4,
+      wakeups,
+    });
+    engine.start();
+    try {
+      // Nothing is due: the scheduler has looked once and gone to sleep for the safety poll.
+      await sleep(500);
+      const user = await userWithVerifiedEmail(createStore(other.db), new Date());
+      const insertedAt = Date.now();
+      const monitorId = await insertMonitor(other.db, {
+        userId: user.id,
+        email: user.email,
+        url: `${site.url}/created`,
+        nextCheckAt: new Date(),
+      });
+      await within(PROMPTLY_MS, async () => {
+        const rows = await database.db
+          .select()
+          .from(checkResults)
+          .where(eq(checkResults.monitorId, monitorId));
+        return rows[0];
+      });
+      expect(Date.now() - insertedAt).toBeLessThan(PROMPTLY_MS);
+
+      // Check now (the slot moved earlier) wakes it again; the engine's own write, a minute later, did not.
+      await other.db.execute(sql`update monitors set next_check_at = now() where id = ${monitorId}::uuid`);
+      await within(PROMPTLY_MS, async () => {
+        const rows = await database.db
+          .select()
+          .from(checkResults)
+          .where(eq(checkResults.monitorId, monitorId));
+        return rows.length === 2 ? rows : undefined;
+      });
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it('runs a job sent from another queue at once, and a delayed one when it comes due, though workers poll every minute or less often', async () => {
+    const handled: { n: number; at: number }[] = [];
+    const job: JobDefinition<{ n: number }> = defineJob({
+      name: 'wakeup-job',
+      payload: z.object({ n: z.number() }),
+      retry: { retryLimit: 0, retryDelay: 0, retryBackoff: false, expireInSeconds: 30 },
+      concurrency: 2,
+      async handle({ n }) {
+        handled.push({ n, at: Date.now() });
+      },
+    });
+    // Maintenance (which also wakes workers for due jobs) far off too: only the sender's NOTIFY can explain it.
+    const workers = await startJobs({
+      database,
+      runWorkers: true,
+      jobs: [job as JobDefinition<unknown>],
+      maintenanceIntervalSeconds: 600,
+    });
+    const sender = await startJobs({
+      database: other,
+      runWorkers: false,
+      jobs: [job as JobDefinition<unknown>],
+    });
+    try {
+      await workers.run(deps(workers.queue, database));
+      // The workers' first fetch found nothing: they sleep until woken.
+      await sleep(1000);
+      const sentAt = Date.now();
+      await sender.queue.send(job, { n: 1 });
+      await within(PROMPTLY_MS, async () => handled.find((h) => h.n === 1));
+      expect(handled[0]!.at - sentAt).toBeLessThan(PROMPTLY_MS);
+
+      const delayedAt = Date.now();
+      await sender.queue.send(job, { n: 2 }, { startAfterSeconds: 2 });
+      const delayed = await within(PROMPTLY_MS + 2_000, async () => handled.find((h) => h.n === 2));
+      expect(delayed.at - delayedAt).toBeGreaterThanOrEqual(1_900);
+      expect(delayed.at - delayedAt).toBeLessThan(2_000 + PROMPTLY_MS);
+    } finally {
+      await sender.stop();
+      await workers.stop();
+    }
+  });
+});
+
+// PostgreSQL only: PGlite runs inside the process, with no connection that could be cut.
+describe('wake-ups on PostgreSQL after the listening connection is cut', () => {
+  const postgres = databases.find((d) => d.name === 'PostgreSQL')!;
+  let database: Database;
+  let other: Database;
+  let drop: () => Promise<void>;
+  let wakeups: Wakeups;
+  let site: TargetServer;
+
+  beforeAll(async () => {
+    ({ database, drop } = await postgres.create());
+    if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
+    other = await openDatabase({ databaseUrl: database.connectionString, poolSize: 2 });
+    wakeups = createWakeups(database);
+    site = await startTargetServer();
+  });
+  afterAll(async () => {
+    await site?.close();
+    await wakeups?.close();
+    await other?.close();
+    await drop?.();
+  });
+
+  it('listens again after its connection is cut (PostgreSQL restarted) and looks for what it missed', async () => {
+    const engine = createCheckEngine({
+      store: createStore(database.db),
+      queue: { send: async () => undefined },
+      clock: systemClock,
+      checkers: createCheckers(),
+      log: silentLog,
+      concurrency: 4,
+      batchSize: 4,
+      wakeups,
+    });
+    engine.start();
+    try {
+      await sleep(500);
+      const [cut] = await rowsOf<{ n: number }>(
+        other.db,
+        sql`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+              where application_name = 'vigil-wakeups' and datname = current_database()`,
+      );
+      expect(cut!.n).toBe(1);
+      const user = await userWithVerifiedEmail(createStore(other.db), new Date());
+      // Created while nobody listens: found when the connection is back.
+      const monitorId = await insertMonitor(other.db, {
+        userId: user.id,
+        email: user.email,
+        url: `${site.url}/while-cut`,
+        nextCheckAt: new Date(),
+      });
+      await within(PROMPTLY_MS, async () => {
+        const rows = await database.db
+          .select()
+          .from(checkResults)
+          .where(eq(checkResults.monitorId, monitorId));
+        return rows[0];
+      });
+    } finally {
+      await engine.stop();
+    }
+  });
+});
