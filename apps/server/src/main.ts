@@ -14,6 +14,7 @@ import {
 import { openDatabase } from './db/database.ts';
 import { createStore } from './db/store.ts';
 import { createCheckEngine, type CheckEngine } from './engine/check-engine.ts';
+import { maintainResultPartitions } from './engine/retention.ts';
 import { startJobs } from './jobs/job-queue.ts';
 import { systemClock } from './lib/clock.ts';
 import { createAckLinks } from './modules/alerts/ack-link.ts';
@@ -146,6 +147,12 @@ async function main(config: Config): Promise<void> {
       : null,
   });
   if (runWorkers && !stopping) {
+    // The partitions results are about to need, before the first check (the roll-up job keeps them from then on).
+    // Should it fail, the DEFAULT partition takes the results until the job's next run.
+    await maintainResultPartitions(store, clock.now(), config.resultRetentionHours).then(
+      (done) => app.log.info(done, 'check result partitions maintained'),
+      (error: unknown) => app.log.warn({ err: error }, 'check result partitions: maintenance failed'),
+    );
     const connected = tokenCipher
       ? { store, clock, cipher: tokenCipher, publicUrl: config.publicUrl, log: app.log }
       : null;
