@@ -84,6 +84,13 @@ async function main(config: Config): Promise<void> {
   const runWorkers = config.role !== 'api';
   const jobs = await startJobs({ database, runWorkers });
   const app = await buildApp({ config, database, queue: jobs.queue, sandbox: sandbox?.plugin, tokenCipher });
+  // The partitions of check results, from the retention window's start to a day ahead, before anything is
+  // checked or imported (the roll-up job keeps them from then on). Should it fail, the DEFAULT partition takes
+  // results until the job's next run.
+  await maintainResultPartitions(store, clock.now(), config.resultRetentionHours).then(
+    (done) => app.log.info(done, 'check result partitions maintained'),
+    (error: unknown) => app.log.warn({ err: error }, 'check result partitions: maintenance failed'),
+  );
   const email = createEmailSender({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   let engine: CheckEngine | undefined;
 
@@ -147,12 +154,6 @@ async function main(config: Config): Promise<void> {
       : null,
   });
   if (runWorkers && !stopping) {
-    // The partitions results are about to need, before the first check (the roll-up job keeps them from then on).
-    // Should it fail, the DEFAULT partition takes the results until the job's next run.
-    await maintainResultPartitions(store, clock.now(), config.resultRetentionHours).then(
-      (done) => app.log.info(done, 'check result partitions maintained'),
-      (error: unknown) => app.log.warn({ err: error }, 'check result partitions: maintenance failed'),
-    );
     const connected = tokenCipher
       ? { store, clock, cipher: tokenCipher, publicUrl: config.publicUrl, log: app.log }
       : null;

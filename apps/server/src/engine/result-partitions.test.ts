@@ -23,30 +23,32 @@ describe('partitionWidthHours()', () => {
 describe('planPartitions()', () => {
   const now = h('2026-03-01T10:20:00Z');
 
-  it('on a new database, covers from the current step to a day ahead', () => {
-    const plan = planPartitions({ existing: [], strays: null, now, widthHours: 6 });
-    expect(plan).toHaveLength(5);
-    expect(plan[0]!.from).toEqual(h('2026-03-01T06:00:00Z'));
+  const oldest = h('2026-02-27T10:00:00Z');
+
+  it('on a new database, covers the retention window and a day ahead', () => {
+    const plan = planPartitions({ existing: [], strays: null, now, oldest, widthHours: 6 });
+    expect(plan).toHaveLength(13);
+    expect(plan[0]!.from).toEqual(h('2026-02-27T06:00:00Z'));
     expect(plan.at(-1)!.to).toEqual(h('2026-03-02T12:00:00Z'));
     for (let i = 1; i < plan.length; i++) expect(plan[i]!.from).toEqual(plan[i - 1]!.to);
   });
 
   it('goes on from the newest bound, an odd one (the old table) included, onto the grid', () => {
     const existing = [{ from: null, to: h('2026-03-01T11:00:00Z') }];
-    const plan = planPartitions({ existing, strays: null, now, widthHours: 6 });
+    const plan = planPartitions({ existing, strays: null, now, oldest, widthHours: 6 });
     expect(plan[0]).toEqual({ from: h('2026-03-01T11:00:00Z'), to: h('2026-03-01T12:00:00Z') });
     expect(plan[1]).toEqual({ from: h('2026-03-01T12:00:00Z'), to: h('2026-03-01T18:00:00Z') });
   });
 
   it('plans nothing while the partitions reach a day ahead', () => {
     const existing = [{ from: h('2026-03-01T06:00:00Z'), to: h('2026-03-02T12:00:00Z') }];
-    expect(planPartitions({ existing, strays: null, now, widthHours: 6 })).toEqual([]);
+    expect(planPartitions({ existing, strays: null, now, oldest, widthHours: 6 })).toEqual([]);
   });
 
   it('reaches back and forward to take in strays', () => {
     const existing = [{ from: h('2026-03-01T06:00:00Z'), to: h('2026-03-02T12:00:00Z') }];
     const strays = { min: h('2026-02-28T23:59:00Z'), max: h('2026-03-04T01:00:00Z') };
-    const plan = planPartitions({ existing, strays, now, widthHours: 6 });
+    const plan = planPartitions({ existing, strays, now, oldest, widthHours: 6 });
     expect(plan.map((range) => partitionName(range.from!))).toEqual([
       'check_results_p20260302t12',
       'check_results_p20260302t18',
@@ -82,17 +84,15 @@ describe.each(databases)('check result partitions on $name', (kind) => {
   afterEach(() => drop());
 
   const insertAt = (times: number[]) =>
-    database.db
-      .insert(checkResults)
-      .values(
-        times.map((ms, i) => ({
-          monitorId,
-          slotAt: new Date(ms),
-          checkedAt: new Date(ms),
-          ok: i % 4 !== 0,
-          responseMs: 100,
-        })),
-      );
+    database.db.insert(checkResults).values(
+      times.map((ms, i) => ({
+        monitorId,
+        slotAt: new Date(ms),
+        checkedAt: new Date(ms),
+        ok: i % 4 !== 0,
+        responseMs: 100,
+      })),
+    );
   /** Rows per partition, by name; the DEFAULT partition's included. */
   const countsByPartition = async () =>
     Object.fromEntries(
@@ -104,23 +104,22 @@ describe.each(databases)('check result partitions on $name', (kind) => {
       ).map((row) => [row.name, row.n]),
     );
 
-  it('creates partitions ahead, contiguous, and a result at any time of the window lands in one', async () => {
+  it('creates partitions over the window and ahead, contiguous, and a result at any time of it lands in one', async () => {
     const done = await maintainResultPartitions(store, now, 48);
-    expect(done.created[0]).toBe('check_results_p20260301t06');
+    expect(done.created[0]).toBe('check_results_p20260227t06');
     const partitions = await store.resultPartitions.list();
     expect(partitions.at(-1)!.to.getTime()).toBeGreaterThanOrEqual(now.getTime() + 24 * HOUR_MS);
     for (let i = 1; i < partitions.length; i++) expect(partitions[i]!.from).toEqual(partitions[i - 1]!.to);
 
-    // Every 50 minutes from 47 hours ago to 23 hours ahead: the older ones wait in the DEFAULT partition.
+    // Every 50 minutes from 47 hours ago to 23 hours ahead.
     const times = Array.from({ length: 84 }, (_, i) => now.getTime() - 47 * HOUR_MS + i * 50 * MINUTE_MS);
     await insertAt(times);
-    const again = await maintainResultPartitions(store, now, 48);
-    expect(again.moved).toBeGreaterThan(0);
     const counts = await countsByPartition();
     expect(counts['check_results_default']).toBeUndefined();
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(times.length);
-    const names = new Set((await store.resultPartitions.list()).map((partition) => partition.name));
+    const names = new Set(partitions.map((partition) => partition.name));
     for (const name of Object.keys(counts)) expect(names.has(name)).toBe(true);
+    expect((await maintainResultPartitions(store, now, 48)).created).toEqual([]);
   });
 
   it('drops whole partitions past the retention and keeps the rest row for row', async () => {
@@ -132,7 +131,8 @@ describe.each(databases)('check result partitions on $name', (kind) => {
     // 48 hours past 12:00, the partition ending then is dropped; the others are untouched.
     const later = new Date(h('2026-03-01T12:00:00Z').getTime() + 48 * HOUR_MS + 30 * MINUTE_MS);
     const done = await maintainResultPartitions(store, later, 48);
-    expect(done.dropped).toEqual(['check_results_p20260301t06']);
+    expect(done.dropped).toContain('check_results_p20260301t06');
+    expect(done.dropped).not.toContain('check_results_p20260301t12');
     const after = await countsByPartition();
     const { check_results_p20260301t06: gone, ...kept } = before;
     expect(gone).toBe(10);
@@ -144,21 +144,27 @@ describe.each(databases)('check result partitions on $name', (kind) => {
 
   it('moves strays out of the DEFAULT partition and deletes the expired ones', async () => {
     await maintainResultPartitions(store, now, 48);
-    // Three days ahead (a clock far off), 30 hours back (older than the first partition), 3 days back (expired).
-    await insertAt([
-      now.getTime() + 72 * HOUR_MS,
-      now.getTime() - 30 * HOUR_MS,
-      now.getTime() - 72 * HOUR_MS,
-    ]);
-    expect((await countsByPartition())['check_results_default']).toBe(3);
-
+    // Three days ahead (a clock far off) and three days back (past the retention).
+    await insertAt([now.getTime() + 72 * HOUR_MS, now.getTime() - 72 * HOUR_MS]);
+    expect((await countsByPartition())['check_results_default']).toBe(2);
     const done = await maintainResultPartitions(store, now, 48);
-    expect(done).toMatchObject({ moved: 2, strayDeleted: 1 });
+    expect(done).toMatchObject({ moved: 1, strayDeleted: 1 });
     expect(done.created).toContain('check_results_p20260304t06');
-    expect(done.created).toContain('check_results_p20260228t00');
-    const counts = await countsByPartition();
-    expect(counts).toMatchObject({ check_results_p20260304t06: 1, check_results_p20260228t00: 1 });
-    expect(counts['check_results_default']).toBeUndefined();
+    expect(await countsByPartition()).toEqual({ check_results_p20260304t06: 1 });
+
+    // Older than the oldest partition, kept once the retention is raised to 96 hours (12-hour partitions).
+    await insertAt([now.getTime() - 80 * HOUR_MS]);
+    const raised = await maintainResultPartitions(store, now, 96);
+    expect(raised).toMatchObject({ moved: 1, strayDeleted: 0 });
+    expect(raised.created).toEqual([
+      'check_results_p20260227t00',
+      'check_results_p20260226t12',
+      'check_results_p20260226t00',
+    ]);
+    expect(await countsByPartition()).toEqual({
+      check_results_p20260304t06: 1,
+      check_results_p20260226t00: 1,
+    });
   });
 
   it('is safe when two connections maintain at once', async () => {

@@ -32,24 +32,27 @@ export interface PartitionPlanInput {
   /** The oldest and newest slot of the results in the DEFAULT partition not yet expired, if any. */
   strays: { min: Date; max: Date } | null;
   now: Date;
+  /** The start of the retention window: older results are past keeping. */
+  oldest: Date;
   widthHours: number;
 }
 
 const gridFloor = (ms: number, width: number) => Math.floor(ms / width) * width;
 
 /**
- * The partitions to create: forward from the newest bound (or the current grid step on a new database) until
- * now + max(24 h, two widths), further to take in strays up to 31 days ahead, and back from the oldest bound to
- * take in older strays. After a stop longer than the newest partition reaches, it starts again at the current
- * step (or the oldest stray's) and leaves the span in between to the DEFAULT partition. New bounds fall on multiples of the width since the epoch, so a changed width or an
- * odd first bound only makes one partition short. Ranges come out in creation order, none overlapping.
+ * The partitions to create: on a new database, from the retention window's start (so a backfill lands in
+ * partitions too) until now + max(24 h, two widths), further to take in strays up to 31 days ahead; later,
+ * forward from the newest bound; and back from the oldest bound to take in older strays (after the retention
+ * was raised). New bounds fall on multiples of the width since the epoch, so a changed width or an odd first
+ * bound (the old table's) only makes one partition short. After a stop longer than the newest partition
+ * reaches, it starts again at the retention window's start and leaves the span before it to the DEFAULT
+ * partition. Ranges come out in creation order, none overlapping.
  */
 export function planPartitions(input: PartitionPlanInput): PartitionRange[] {
   const width = input.widthHours * HOUR_MS;
   const now = input.now.getTime();
   const sorted = [...input.existing].sort((a, b) => a.to.getTime() - b.to.getTime());
-  const start = gridFloor(Math.min(now, input.strays?.min.getTime() ?? now), width);
-  // After a long stop, start again at now (or the oldest stray) rather than fill the weeks in between.
+  const start = gridFloor(Math.min(input.oldest.getTime(), input.strays?.min.getTime() ?? now), width);
   let high = Math.max(sorted.at(-1)?.to.getTime() ?? start, start);
   const lowest = sorted.length > 0 ? sorted[0]!.from : new Date(start);
   const planned: PartitionRange[] = [];

@@ -43,7 +43,7 @@ export async function maintainResultPartitions(
     const strays = await tx.resultPartitions.strays(cutoff);
     const names: string[] = [];
     let rows = 0;
-    for (const range of planPartitions({ existing, strays, now, widthHours })) {
+    for (const range of planPartitions({ existing, strays, now, oldest: cutoff, widthHours })) {
       const name = partitionName(range.from!);
       rows += await tx.resultPartitions.create(name, range);
       names.push(name);
