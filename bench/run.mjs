@@ -1,16 +1,27 @@
 // `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
-// `npm run bench -- checks|alerts|phone|api|shopify|ads|restart|lighthouse|detection|long` runs the long ones
+// `npm run bench -- checks|alerts|phone|api|shopify|ads|restart|lighthouse|detection|partitions|long` runs the long ones
 // instead (minutes each; see bench/README.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const LONG = ['checks', 'alerts', 'phone', 'api', 'shopify', 'ads', 'restart', 'lighthouse', 'detection'];
+const LONG = [
+  'checks',
+  'alerts',
+  'phone',
+  'api',
+  'shopify',
+  'ads',
+  'restart',
+  'lighthouse',
+  'detection',
+  'partitions',
+];
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
 if (unknown.length) {
   console.error(
-    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads, restart, lighthouse, detection or long (all nine).`,
+    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads, restart, lighthouse, detection, partitions or long (all ten).`,
   );
   process.exit(2);
 }
@@ -79,6 +90,13 @@ if (long.includes('phone')) {
     rows.push(row);
   }
   printPhone(rows);
+}
+
+if (long.includes('partitions')) {
+  const { benchPartitions, printPartitions } = await import('./partitions.mjs');
+  const figures = await benchPartitions();
+  console.error(JSON.stringify(figures));
+  printPartitions(figures);
 }
 
 if (long.includes('api')) {
