@@ -215,7 +215,9 @@ export function createCheckRepository(db: Db) {
     /**
      * Rolls raw results up per hour of their slot for every hour from `from` on, replacing earlier roll-ups of
      * those hours; call it only for hours whose raw results are all still kept. Filtering on `slot_at`, the
-     * partition key, it reads only the partitions holding those hours.
+     * partition key, it reads only the partitions holding those hours. A check starts at or after its slot, so
+     * `checked_at >= from` drops no row: it lets the old table migration 0011 attached be read by its
+     * `checked_at` index in the hours its range still reaches.
      */
     async rollUp(from: Date): Promise<number> {
       const rows = await rowsOf<{ n: number }>(
@@ -228,7 +230,7 @@ export function createCheckRepository(db: Db) {
                 percentile_cont(0.99) within group (order by response_ms),
                 avg(response_ms)
               from check_results
-              where slot_at >= ${at(from)}
+              where slot_at >= ${at(from)} and checked_at >= ${at(from)}
               group by monitor_id, date_trunc('hour', slot_at, 'UTC')
               on conflict (monitor_id, hour) do update set
                 checks = excluded.checks, failures = excluded.failures, p50_ms = excluded.p50_ms,

@@ -7,8 +7,11 @@
 ALTER TABLE "check_results" RENAME TO "check_results_legacy";--> statement-breakpoint
 ALTER INDEX "check_results_monitor_slot_idx" RENAME TO "check_results_legacy_monitor_slot_idx";--> statement-breakpoint
 ALTER TABLE "check_results_legacy" RENAME CONSTRAINT "check_results_monitor_id_monitors_id_fk" TO "check_results_legacy_monitor_id_fk";--> statement-breakpoint
--- The roll-up now reads slot_at through partition pruning; nothing reads checked_at by range any more.
-DROP INDEX "check_results_checked_at_idx";--> statement-breakpoint
+-- The partitioned table has no checked_at index (the roll-up reads slot_at through partition pruning), but
+-- the old table keeps its own until it is dropped: it cannot be pruned while the roll-up's hours reach into it
+-- (about 3 hours after the upgrade), and the roll-up's redundant checked_at filter then reads it by this index
+-- rather than whole.
+ALTER INDEX "check_results_checked_at_idx" RENAME TO "check_results_legacy_checked_at_idx";--> statement-breakpoint
 -- Dropping a column only marks it dropped (no rewrite); its identity sequence goes with it.
 ALTER TABLE "check_results_legacy" DROP COLUMN "id";--> statement-breakpoint
 -- The columns are already NOT NULL and the index already unique: no scan, no build.
