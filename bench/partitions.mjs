@@ -186,13 +186,17 @@ export async function benchPartitions({ rows = num('BENCH_PARTITION_ROWS', 1_000
     figures.rollUp = await timed(() =>
       store.checks.rollUp(new Date(Math.floor(now / HOUR) * HOUR - 2 * HOUR)),
     );
-    // One partition's worth (6 hours, an eighth of the rows) written into the first new partition, then the
-    // maintenance run at which it expires: drops it (and the old table with it).
-    const [fresh] = (await store.resultPartitions.list()).slice(1);
+    // One partition's worth (6 hours, an eighth of the rows) written into the first whole 6-hour partition,
+    // then the maintenance run at which it expires: drops it (and the old table and the short one before it).
+    const fresh = (await store.resultPartitions.list()).find(
+      (partition) => partition.from && partition.to - partition.from === 6 * HOUR,
+    );
     await client.query(
       `insert into check_results (monitor_id, slot_at, checked_at, ok, response_ms, status_code, failed_conditions)
-       select m.id, $1::timestamptz + k * interval '1 millisecond' * $2::float8, now(), true, 40, 200, '[]'::jsonb
-       from generate_series(0, $3::int - 1) k cross join (select id from monitors) m`,
+       select m.id, s.at, s.at + interval '80 milliseconds', true, 40, 200, '[]'::jsonb
+       from generate_series(0, $3::int - 1) k
+         cross join lateral (select $1::timestamptz + k * interval '1 millisecond' * $2::float8 as at) s
+         cross join (select id from monitors) m`,
       [fresh.from, (6 * HOUR) / Math.ceil(rows / 8 / MONITORS), Math.ceil(rows / 8 / MONITORS)],
     );
     await client.query('vacuum analyze check_results');
