@@ -194,13 +194,12 @@ export const monitors = pgTable(
   ],
 );
 
-/** Raw check results, kept for a bounded time; `(monitor_id, slot_at)` is unique so no slot is checked twice. */
 /**
- * Raw check results, one per monitor and slot. In the database this is a table partitioned by range of
- * `slot_at` (migration 0011; drizzle cannot declare partitioning): partitions are created ahead and dropped
- * whole by `engine/result-partitions.ts`, and a DEFAULT partition catches a result no partition covers.
- * PostgreSQL before 17 allows no identity column on a partitioned table, and nothing needs one: the key is
- * the slot.
+ * Raw check results, kept for a bounded time; `(monitor_id, slot_at)` is the key, so no slot is written twice.
+ * In the database this is a table partitioned by range of `slot_at` (migration 0011; drizzle cannot declare
+ * partitioning): partitions are created ahead and dropped whole by the roll-up job (`engine/retention.ts`),
+ * and a DEFAULT partition catches a result no partition covers. PostgreSQL before 17 allows no identity
+ * column on a partitioned table, and nothing needs one: the key is the slot.
  */
 export const checkResults = pgTable(
   'check_results',
