@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { at, rowsOf } from '../db/raw-sql.ts';
-import type { PartitionRange } from './result-partitions.ts';
+import type { NewPartitionRange, PartitionRange } from './result-partitions.ts';
 
 /** Any constant shared by every Vigil process: one partition maintenance at a time. */
 const PARTITION_LOCK_ID = 7_263_512;
@@ -62,16 +62,15 @@ export function createResultPartitionRepository(db: Db) {
      * PARTITION OF would take ACCESS EXCLUSIVE). ATTACH scans the new table and the DEFAULT partition, both
      * small, and adds the primary key and foreign key. Returns how many rows moved.
      */
-    async create(name: string, range: PartitionRange): Promise<number> {
+    async create(name: string, range: NewPartitionRange): Promise<number> {
       const table = sql.identifier(name);
       await db.execute(
         sql`create table ${table} (like check_results including defaults including constraints)`,
       );
-      const from = range.from === null ? sql`` : sql`slot_at >= ${at(range.from)} and `;
       const [moved] = await rowsOf<{ n: number }>(
         db,
         sql`with moved as (
-              delete from check_results_default where ${from}slot_at < ${at(range.to)}
+              delete from check_results_default where slot_at >= ${at(range.from)} and slot_at < ${at(range.to)}
               returning monitor_id, slot_at, checked_at, ok, response_ms, status_code, failed_conditions, error),
             copied as (
               insert into ${table} (monitor_id, slot_at, checked_at, ok, response_ms, status_code, failed_conditions, error)
@@ -85,7 +84,7 @@ export function createResultPartitionRepository(db: Db) {
       );
       await db.execute(
         sql`insert into check_result_partitions (name, from_at, to_at)
-            values (${name}, ${range.from === null ? null : at(range.from)}, ${at(range.to)})`,
+            values (${name}, ${at(range.from)}, ${at(range.to)})`,
       );
       return moved?.n ?? 0;
     },

@@ -49,7 +49,7 @@ describe('planPartitions()', () => {
     const existing = [{ from: h('2026-03-01T06:00:00Z'), to: h('2026-03-02T12:00:00Z') }];
     const strays = { min: h('2026-02-28T23:59:00Z'), max: h('2026-03-04T01:00:00Z') };
     const plan = planPartitions({ existing, strays, now, oldest, widthHours: 6 });
-    expect(plan.map((range) => partitionName(range.from!))).toEqual([
+    expect(plan.map((range) => partitionName(range.from))).toEqual([
       'check_results_p20260302t12',
       'check_results_p20260302t18',
       'check_results_p20260303t00',

@@ -26,6 +26,12 @@ export interface PartitionRange {
   to: Date;
 }
 
+/** A partition to make: always bounded on both sides. */
+export interface NewPartitionRange {
+  from: Date;
+  to: Date;
+}
+
 export interface PartitionPlanInput {
   /** Partitions in place, any order; contiguous, as only this plan creates them. */
   existing: PartitionRange[];
@@ -48,14 +54,14 @@ const gridFloor = (ms: number, width: number) => Math.floor(ms / width) * width;
  * reaches, it starts again at the retention window's start and leaves the span before it to the DEFAULT
  * partition. Ranges come out in creation order, none overlapping.
  */
-export function planPartitions(input: PartitionPlanInput): PartitionRange[] {
+export function planPartitions(input: PartitionPlanInput): NewPartitionRange[] {
   const width = input.widthHours * HOUR_MS;
   const now = input.now.getTime();
   const sorted = [...input.existing].sort((a, b) => a.to.getTime() - b.to.getTime());
   const start = gridFloor(Math.min(input.oldest.getTime(), input.strays?.min.getTime() ?? now), width);
   let high = Math.max(sorted.at(-1)?.to.getTime() ?? start, start);
   const lowest = sorted.length > 0 ? sorted[0]!.from : new Date(start);
-  const planned: PartitionRange[] = [];
+  const planned: NewPartitionRange[] = [];
 
   let until = now + Math.max(AHEAD_MS, 2 * width);
   const strayMax = input.strays?.max.getTime();

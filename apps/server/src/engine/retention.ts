@@ -44,7 +44,7 @@ export async function maintainResultPartitions(
     const names: string[] = [];
     let rows = 0;
     for (const range of planPartitions({ existing, strays, now, oldest: cutoff, widthHours })) {
-      const name = partitionName(range.from!);
+      const name = partitionName(range.from);
       rows += await tx.resultPartitions.create(name, range);
       names.push(name);
     }
