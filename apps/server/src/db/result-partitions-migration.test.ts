@@ -115,4 +115,22 @@ describe.each(databases)('migration 0011 (results in time partitions) on $name',
     expect((await maintainResultPartitions(store, expiry, 48)).dropped).toEqual(['check_results_legacy']);
     expect(await count(sql`select count(*)::int as n from check_results`)).toBe(1);
   });
+
+  it('bounds the old table by its newest slot when one lies past the next hour (a clock far off)', async () => {
+    const ahead = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + 72 * HOUR_MS + 30 * MINUTE_MS;
+    await insertOld(quiet, [ahead]);
+    await database.migrate();
+
+    expect(await count(sql`select count(*)::int as n from only check_results_legacy`)).toBe(435);
+    const [legacy] = await store.resultPartitions.list();
+    expect(legacy).toEqual({
+      name: 'check_results_legacy',
+      from: null,
+      to: new Date(ahead - 30 * MINUTE_MS + HOUR_MS),
+    });
+    // It covers more than a day ahead: nothing to make until its bound comes near, then partitions follow it.
+    expect((await maintainResultPartitions(store, now, 48)).created).toEqual([]);
+    await maintainResultPartitions(store, new Date(legacy!.to.getTime() - 12 * HOUR_MS), 48);
+    expect((await store.resultPartitions.list())[1]!.from).toEqual(legacy!.to);
+  });
 });
