@@ -183,6 +183,13 @@ test.describe('on a phone (390 × 844)', () => {
     });
     await expectFits(page, 'alerts after acknowledging');
 
+    // The alert's timeline opens inside its card and fits too, long errors wrapped.
+    await page.getByRole('button', { name: /^Timeline of .* on Storefront that is down$/ }).tap();
+    const timeline = page.getByRole('list', { name: /^Timeline of .* on Storefront that is down$/ });
+    await expect(timeline).toContainText('Incident opened');
+    await expect(timeline.getByRole('listitem').last()).toHaveText('Acknowledged, still failing');
+    await expectFits(page, 'alert timeline open');
+
     // The account menu's Log out.
     await page.getByRole('button', { name: `Account menu for ${account.email}` }).click();
     await expect(page.getByRole('menuitem', { name: 'Log out' })).toBeInViewport();

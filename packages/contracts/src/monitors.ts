@@ -315,10 +315,35 @@ export const monitorStatsResponse = envelope(
         p95Ms: z.number().nullable(),
       }),
     ),
+    /**
+     * When the monitor was down in the range: its incidents, overlapping ones merged, oldest first; `from` no
+     * earlier than the first bucket, `to` null while one is still unresolved.
+     */
+    downtime: z.array(z.object({ from: isoDate, to: isoDate.nullable() })),
   }),
 );
 export type MonitorStats = z.infer<typeof monitorStatsResponse>['data'];
 export type StatsRange = (typeof STATS_RANGES)[number];
+export type DowntimePeriod = MonitorStats['downtime'][number];
+
+// ---- Detail: the last checks one by one, for the status bar. ----
+export const MAX_RECENT_CHECKS = 100;
+export const monitorChecksQuery = z.object({
+  monitorId,
+  limit: z.coerce.number().int().min(1).max(MAX_RECENT_CHECKS).default(MAX_RECENT_CHECKS),
+});
+export const checkResult = z.object({
+  /** When the check ran. */
+  at: isoDate,
+  ok: z.boolean(),
+  responseMs: z.number().int().nullable(),
+  statusCode: z.number().int().nullable(),
+  /** Why it failed, or what part of it could not run; null when all went well. */
+  error: z.string().nullable(),
+});
+export type CheckResult = z.infer<typeof checkResult>;
+export const monitorChecksResponse = envelope(z.object({ checks: z.array(checkResult) }));
+export type MonitorChecks = z.infer<typeof monitorChecksResponse>['data'];
 
 // ---- Contact verification: a code sent to the address, entered back. Email now; phones with Twilio. ----
 const code = z

@@ -1,7 +1,12 @@
-import type { ReactNode } from 'react';
+import { Suspense, lazy, type ReactNode } from 'react';
 import { MantineProvider, type CSSVariablesResolver } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { theme } from './theme.ts';
+
+// The toasts' container (with its transitions) loads beside the first page instead of inside the entry.
+// What is shown before it mounts waits in Mantine's notifications store and appears when it does.
+const Notifications = lazy(() =>
+  import('@mantine/notifications').then(({ Notifications }) => ({ default: Notifications })),
+);
 
 /** Notifications as the spec sets them: bottom-right, closing after 4 s, at most 5 at a time. */
 export const NOTIFICATIONS = { position: 'bottom-right', autoClose: 4000, limit: 5 } as const;
@@ -27,7 +32,9 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
-      <Notifications {...NOTIFICATIONS} />
+      <Suspense fallback={null}>
+        <Notifications {...NOTIFICATIONS} />
+      </Suspense>
       {children}
     </MantineProvider>
   );

@@ -16,6 +16,7 @@ function spyPreloads() {
     ]),
   );
   const gate = vi.spyOn(StartupGate, 'preload').mockImplementation(() => {});
+  vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}'));
   const started = () => [
     ...Object.entries(pages)
       .filter(([, spy]) => spy.mock.calls.length > 0)
@@ -54,5 +55,23 @@ describe('preloadRoute()', () => {
     const started = spyPreloads();
     preloadRoute('/app/alerts');
     expect(started()).toEqual(['login']);
+  });
+
+  it("asks for the startup gate's user and the monitor page's first data as it starts, with a session", () => {
+    Cookies.set('token', 't0k3n', { path: '/' });
+    spyPreloads();
+    const asked = () => vi.mocked(fetch).mock.calls.map(([url]) => url);
+    preloadRoute('/app/monitor', '?monitorId=m1');
+    expect(asked()).toEqual(['/monitor-bff/user-info', '/monitor-bff/monitor-info?monitorId=m1']);
+    vi.mocked(fetch).mockClear();
+    preloadRoute('/app/monitor', '?page=3');
+    expect(asked()).toEqual(['/monitor-bff/user-info', '/monitor-bff/monitor?page=3&pageSize=20']);
+    vi.mocked(fetch).mockClear();
+    preloadRoute('/app/alerts');
+    expect(asked()).toEqual(['/monitor-bff/user-info']);
+    vi.mocked(fetch).mockClear();
+    Cookies.remove('token', { path: '/' });
+    preloadRoute('/app/monitor');
+    expect(asked()).toEqual([]);
   });
 });

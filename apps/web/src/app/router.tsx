@@ -1,4 +1,6 @@
 import { Navigate, createBrowserRouter, useLocation, type RouteObject } from 'react-router';
+import { MONITOR_PAGE_SIZE } from '../features/monitors/paths.ts';
+import { requestEarly } from '../lib/early-requests.ts';
 import { getToken } from '../lib/session.ts';
 import { lazyPage, type LazyPage } from './lazy-page.tsx';
 import { RootLayout, StartupGate } from './root-layout.tsx';
@@ -58,13 +60,27 @@ export function buildRoutes(): RouteObject[] {
  * after the other, each once the one before has rendered. Without a session a private path ends on the login
  * page, so that is the one fetched.
  */
-export function preloadRoute(pathname: string): void {
+export function preloadRoute(pathname: string, search = ''): void {
   const route = matchRoute(ROUTES, pathname);
   const page: PageName = route ? (route.page ?? 'monitor') : 'not-found';
   if (accessOf(pathname, ROUTES) === 'public') return PAGES[page].preload();
   if (!getToken()) return PAGES.login.preload();
   StartupGate.preload();
   PAGES[page].preload();
+  requestFirstData(page, new URLSearchParams(search));
+}
+
+/** The requests the startup gate and the monitor page make first, asked for as the entry runs. */
+function requestFirstData(page: PageName, query: URLSearchParams): void {
+  requestEarly('/monitor-bff/user-info');
+  if (page !== 'monitor') return;
+  const monitorId = query.get('monitorId');
+  if (monitorId) return requestEarly('/monitor-bff/monitor-info', { monitorId });
+  const number = Number(query.get('page') ?? '1');
+  requestEarly('/monitor-bff/monitor', {
+    page: Number.isInteger(number) && number > 1 ? number : 1,
+    pageSize: MONITOR_PAGE_SIZE,
+  });
 }
 
 export function createRouter() {

@@ -2,6 +2,7 @@ import axios, { type AxiosRequestConfig } from 'axios';
 import { notifications } from '@mantine/notifications';
 import type { ErrorDetail } from '@vigil/contracts';
 import { clearSession, getToken, rememberReturnPath } from './session.ts';
+import { takeEarly } from './early-requests.ts';
 
 export const REQUEST_TIMEOUT_MS = 50_000;
 /** The spec's fallback text, spelled as the spec spells it. */
@@ -88,6 +89,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   });
 
   async function request<T>({ quiet = false, ...config }: AxiosRequestConfig & { quiet?: boolean }) {
+    if (config.method === 'GET' && config.url) {
+      const body = await takeEarly(config.url, config.params as Record<string, string | number> | undefined);
+      if (isRecord(body) && !config.signal?.aborted)
+        return { ...(body as { data: T }), ok: true as const, status: 200 };
+    }
     try {
       const response = await http.request<unknown>(config);
       const body = isRecord(response.data) ? response.data : { data: response.data };

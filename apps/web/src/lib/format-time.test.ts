@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatInterval, formatMs, formatPercent, formatRelativeTime } from './format-time.ts';
+import {
+  formatDateTimeSeconds,
+  formatInterval,
+  formatMs,
+  formatPercent,
+  formatRelativeTime,
+} from './format-time.ts';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
@@ -20,6 +26,12 @@ describe('time and number formatting', () => {
     expect(formatRelativeTime(ago(5 * 60), NOW)).toBe('5 minutes ago');
     expect(formatRelativeTime(ago(3 * 3600), NOW)).toBe('3 hours ago');
     expect(formatRelativeTime(ago(86_400), NOW)).toBe('yesterday');
+  });
+
+  it('tells apart events seconds apart', () => {
+    expect(formatDateTimeSeconds('2026-03-10T11:00:05.000Z')).toMatch(/Mar 1\d, \d\d:\d\d:05 [AP]M/);
+    expect(formatDateTimeSeconds(null)).toBe('—');
+    expect(formatDateTimeSeconds('not a time')).toBe('—');
   });
 
   it('never rounds an imperfect uptime up to 100%', () => {

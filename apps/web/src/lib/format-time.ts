@@ -35,6 +35,20 @@ export function formatDateTime(iso: string | null): string {
   });
 }
 
+/** A date and time to the second ('Mar 10, 11:00:05 AM'), where events seconds apart must read apart. */
+export function formatDateTimeSeconds(iso: string | null): string {
+  if (!iso) return '—';
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '—';
+  return at.toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}
+
 /** 99.95 → '99.95%', 100 → '100%', null → '—'. */
 export function formatPercent(value: number | null): string {
   if (value === null) return '—';

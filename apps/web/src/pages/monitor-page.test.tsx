@@ -14,6 +14,7 @@ import { startMonitors } from '../features/monitors/api/start-monitors.ts';
 import { deleteMonitors } from '../features/monitors/api/delete-monitors.ts';
 import { getMonitorInfo } from '../features/monitors/api/get-monitor-info.ts';
 import { getMonitorStats } from '../features/monitors/api/get-monitor-stats.ts';
+import { getMonitorChecks } from '../features/monitors/api/get-monitor-checks.ts';
 import { getAlerts } from '../features/alerts/api/get-alerts.ts';
 import { checkMonitorNow } from '../features/monitors/api/check-monitor-now.ts';
 import { getContactStatus } from '../features/monitors/api/get-contact-status.ts';
@@ -25,6 +26,7 @@ vi.mock('../features/monitors/api/start-monitors.ts', () => ({ startMonitors: vi
 vi.mock('../features/monitors/api/delete-monitors.ts', () => ({ deleteMonitors: vi.fn() }));
 vi.mock('../features/monitors/api/get-monitor-info.ts', () => ({ getMonitorInfo: vi.fn() }));
 vi.mock('../features/monitors/api/get-monitor-stats.ts', () => ({ getMonitorStats: vi.fn() }));
+vi.mock('../features/monitors/api/get-monitor-checks.ts', () => ({ getMonitorChecks: vi.fn() }));
 vi.mock('../features/alerts/api/get-alerts.ts', () => ({ getAlerts: vi.fn() }));
 vi.mock('../features/monitors/api/check-monitor-now.ts', () => ({ checkMonitorNow: vi.fn() }));
 vi.mock('../features/monitors/api/get-contact-status.ts', () => ({ getContactStatus: vi.fn() }));
@@ -68,6 +70,7 @@ beforeEach(() => {
     deleteMonitors,
     getMonitorInfo,
     getMonitorStats,
+    getMonitorChecks,
     getAlerts,
     checkMonitorNow,
     getContactStatus,
@@ -75,6 +78,7 @@ beforeEach(() => {
   ]) {
     vi.mocked(fn).mockReset();
   }
+  vi.mocked(getMonitorChecks).mockResolvedValue(ok({ checks: [] }));
   vi.mocked(getContactStatus).mockResolvedValue(
     ok({ list: [], usage: { sms: { used: 0, limit: 0 }, calls: { used: 0, limit: 0 } } }),
   );
@@ -253,7 +257,7 @@ describe('monitor list', () => {
     vi.mocked(getMonitors).mockResolvedValue(pageOf());
     vi.mocked(getMonitorInfo).mockResolvedValue(ok(checkout));
     vi.mocked(getMonitorStats).mockResolvedValue(
-      ok({ range: '24h', uptime: { '24h': 98, '7d': 99, '30d': 99.9 }, series: [] }),
+      ok({ range: '24h', uptime: { '24h': 98, '7d': 99, '30d': 99.9 }, series: [], downtime: [] }),
     );
     vi.mocked(getAlerts).mockResolvedValue(ok({ list: [], total: 0, page: 1, pageSize: 5 }));
     const user = userEvent.setup();
@@ -273,6 +277,7 @@ describe('monitor detail', () => {
         { at: '2026-03-10T10:00:00Z', checks: 12, failures: 1, p50Ms: 200, p95Ms: 900 },
         { at: '2026-03-10T11:00:00Z', checks: 12, failures: 0, p50Ms: 300, p95Ms: 400 },
       ],
+      downtime: [],
     });
 
   beforeEach(() => {
@@ -338,11 +343,13 @@ describe('monitor detail', () => {
     expect(checkMonitorNow).toHaveBeenCalledWith(id(2));
     expect(await screen.findByText('Checking now')).toBeInTheDocument();
     const statsCalls = vi.mocked(getMonitorStats).mock.calls.length;
+    const checksCalls = vi.mocked(getMonitorChecks).mock.calls.length;
     const alertCalls = vi.mocked(getAlerts).mock.calls.length;
     vi.mocked(getMonitorInfo).mockResolvedValue(ok(checked));
     await waitFor(() => expect(screen.getByText('Up')).toBeInTheDocument(), { timeout: 5000 });
     // The new check shows in the numbers and the incidents too, not only in the header.
     await waitFor(() => expect(vi.mocked(getMonitorStats).mock.calls.length).toBeGreaterThan(statsCalls));
+    await waitFor(() => expect(vi.mocked(getMonitorChecks).mock.calls.length).toBeGreaterThan(checksCalls));
     await waitFor(() => expect(vi.mocked(getAlerts).mock.calls.length).toBeGreaterThan(alertCalls));
   });
 
@@ -492,7 +499,7 @@ describe('Shopify monitors', () => {
 
   beforeEach(() => {
     vi.mocked(getMonitorStats).mockResolvedValue(
-      ok({ range: '24h', uptime: { '24h': 100, '7d': 100, '30d': 100 }, series: [] }),
+      ok({ range: '24h', uptime: { '24h': 100, '7d': 100, '30d': 100 }, series: [], downtime: [] }),
     );
     vi.mocked(getAlerts).mockResolvedValue(ok({ list: [], total: 0, page: 1, pageSize: 5 }));
   });

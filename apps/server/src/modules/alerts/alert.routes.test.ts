@@ -1,9 +1,9 @@
-import { alertListResponse, alertResponse } from '@vigil/contracts';
+import { alertListResponse, alertResponse, incidentTimelineResponse } from '@vigil/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { incidents, monitors } from '../../db/schema.ts';
+import { alertDeliveries, checkResults, deliveryAttempts, incidents, monitors } from '../../db/schema.ts';
 import { buildApp } from '../../app.ts';
-import { DAY_MS, MINUTE_MS } from '../../lib/clock.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../lib/clock.ts';
 import { databases } from '../../test/databases.ts';
 import { call, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { createMonitor, seedIncident, signUp, type TestUser } from '../monitors/monitor-test-helpers.ts';
@@ -331,5 +331,279 @@ describe.each(databases)('alerts API on $name', (testDatabase) => {
     t.clock.advance(7 * DAY_MS);
     expect(await follow(link)).toBe(`${t.url}/app/alerts?ackError=expired`);
     expect(await incident(id)).toMatchObject({ state: 'open' });
+  });
+
+  describe('timeline', () => {
+    const timeline = (user: TestUser | undefined, incidentId: string) =>
+      call(
+        t.app,
+        'GET',
+        `/monitor-bff/monitor/alerts/timeline?incidentId=${encodeURIComponent(incidentId)}`,
+        {
+          token: user?.token,
+        },
+      );
+    /** Check results as the engine writes them: one per slot, with the keys of the conditions that failed. */
+    const seedChecks = (
+      monitorId: string,
+      checks: { at: Date; failed?: string[]; statusCode?: number | null; error?: string | null }[],
+    ) =>
+      t.database.db.insert(checkResults).values(
+        checks.map(({ at, failed = [], statusCode = failed.length ? 503 : 200, error = null }) => ({
+          monitorId,
+          slotAt: at,
+          checkedAt: at,
+          ok: failed.length === 0 && error === null,
+          responseMs: 120,
+          statusCode,
+          failedConditions: failed,
+          error,
+        })),
+      );
+    const delivery = (incidentId: string, row: Partial<typeof alertDeliveries.$inferInsert>) =>
+      t.database.db
+        .insert(alertDeliveries)
+        .values({
+          incidentId,
+          event: 'opened',
+          channel: 'email',
+          recipient: owner.email,
+          status: 'sent',
+          attempts: 1,
+          createdAt: t.clock.now(),
+          updatedAt: t.clock.now(),
+          ...row,
+        })
+        .returning({ id: alertDeliveries.id });
+    const minutesAgo = (base: number, minutes: number) => new Date(base - minutes * MINUTE_MS);
+
+    it('tells an incident in time order: its failures, opening, alerts per channel, acknowledgement and recovery', async () => {
+      const monitorId = await createMonitor(t, owner);
+      const now = t.clock.now().getTime();
+      const ago = (minutes: number) => minutesAgo(now, minutes);
+      await seedChecks(monitorId, [
+        // An earlier failure, ended by the passing check after it: not this incident's.
+        { at: ago(12), failed: ['http_status'], error: 'The page answered 500 Internal Server Error.' },
+        { at: ago(10) },
+        { at: ago(9), failed: ['http_status'], error: 'The page answered 503 Service Unavailable.' },
+        { at: ago(8.5), failed: ['http_status'], error: 'The page answered 503 Service Unavailable.' },
+        // Another condition failing while this one passes: not listed.
+        { at: ago(6), failed: ['keyword'], statusCode: 200, error: 'The keyword is missing.' },
+        { at: ago(5), failed: ['http_status', 'keyword'], statusCode: 502, error: 'Bad gateway.' },
+        { at: ago(3) },
+        { at: ago(2), failed: ['http_status'] },
+      ]);
+      const id = await seedIncident(t, owner, monitorId, { state: 'resolved', openedAt: ago(8.5) });
+      await t.database.db
+        .update(incidents)
+        .set({ acknowledgedAt: ago(7), resolvedAt: ago(3), resolvedBy: 'check' })
+        .where(eq(incidents.id, id));
+      const phone = '+12015550123';
+      await delivery(id, {
+        channel: 'call',
+        recipient: phone,
+        status: 'acknowledged',
+        createdAt: ago(8.5),
+        sentAt: new Date(ago(8.5).getTime() + 5000),
+      });
+      const [repeat] = await delivery(id, {
+        event: 'repeat-1',
+        channel: 'sms',
+        recipient: phone,
+        status: 'failed',
+        attempts: 2,
+        lastError: 'Twilio refused the number.',
+        createdAt: ago(6.8),
+        updatedAt: ago(6.5),
+        sentAt: null,
+      });
+      await t.database.db.insert(deliveryAttempts).values([
+        { deliveryId: repeat!.id, startedAt: ago(6.8), outcome: 'retry', error: 'Twilio answered 503.' },
+        {
+          deliveryId: repeat!.id,
+          startedAt: ago(6.5),
+          outcome: 'failed',
+          error: 'Twilio refused the number.',
+        },
+      ]);
+      await delivery(id, { event: 'resolved', createdAt: ago(3), sentAt: new Date(ago(3).getTime() + 1000) });
+
+      const { status, body } = await timeline(owner, id);
+      expect(status).toBe(200);
+      expect(incidentTimelineResponse.parse(body)).toEqual(body);
+      const iso = (date: Date) => date.toISOString();
+      expect(body.data).toEqual({
+        incidentId: id,
+        state: 'resolved',
+        checksKeptFrom: null,
+        events: [
+          {
+            kind: 'check-failed',
+            at: iso(ago(9)),
+            statusCode: 503,
+            error: 'The page answered 503 Service Unavailable.',
+          },
+          {
+            kind: 'check-failed',
+            at: iso(ago(8.5)),
+            statusCode: 503,
+            error: 'The page answered 503 Service Unavailable.',
+          },
+          { kind: 'opened', at: iso(ago(8.5)), summary: 'The page answered 503 Service Unavailable.' },
+          expect.objectContaining({
+            kind: 'delivery',
+            at: iso(ago(8.5)),
+            event: 'opened',
+            channel: 'email',
+            recipient: owner.email,
+            status: 'sent',
+            failedTries: [],
+          }),
+          expect.objectContaining({
+            kind: 'delivery',
+            at: new Date(ago(8.5).getTime() + 5000).toISOString(),
+            channel: 'call',
+            status: 'acknowledged',
+          }),
+          { kind: 'acknowledged', at: iso(ago(7)), byCallTo: phone },
+          {
+            kind: 'delivery',
+            at: iso(ago(6.5)),
+            event: 'repeat-1',
+            channel: 'sms',
+            recipient: phone,
+            status: 'failed',
+            attempts: 2,
+            lastError: 'Twilio refused the number.',
+            sentAt: null,
+            fallbackFor: null,
+            // The last try's reason is `lastError`: listed once.
+            failedTries: [{ at: iso(ago(6.8)), error: 'Twilio answered 503.' }],
+          },
+          { kind: 'check-failed', at: iso(ago(5)), statusCode: 502, error: 'Bad gateway.' },
+          { kind: 'resolved', at: iso(ago(3)), by: 'check', note: null },
+          expect.objectContaining({ kind: 'delivery', event: 'resolved', channel: 'email', status: 'sent' }),
+        ],
+      });
+    });
+
+    it('lists the first and last 5 failed checks of a long outage and counts the rest; an open one has no end', async () => {
+      const monitorId = await createMonitor(t, owner);
+      const now = t.clock.now().getTime();
+      const start = now - 2 * HOUR_MS;
+      const at = (n: number) => new Date(start + n * MINUTE_MS);
+      await seedChecks(monitorId, [
+        { at: at(-1) },
+        ...Array.from({ length: 100 }, (_, n) => ({
+          at: at(n),
+          failed: ['timeout'],
+          statusCode: null,
+          error: `No answer within 10 seconds (${n}).`,
+        })),
+      ]);
+      const id = await seedIncident(t, owner, monitorId, { conditionKey: 'timeout', openedAt: at(1) });
+
+      const { status, body } = await timeline(owner, id);
+      expect(status).toBe(200);
+      expect(incidentTimelineResponse.parse(body)).toEqual(body);
+      const events = body.data.events as { kind: string; at: string; error?: string; count?: number }[];
+      expect(events.map((event) => event.kind)).toEqual([
+        'check-failed',
+        'check-failed',
+        'opened',
+        'delivery',
+        'check-failed',
+        'check-failed',
+        'check-failed',
+        'more-failures',
+        'check-failed',
+        'check-failed',
+        'check-failed',
+        'check-failed',
+        'check-failed',
+      ]);
+      const failures = events.filter((event) => event.kind === 'check-failed').map((event) => event.error);
+      expect(failures).toEqual(
+        [0, 1, 2, 3, 4, 95, 96, 97, 98, 99].map((n) => `No answer within 10 seconds (${n}).`),
+      );
+      expect(events[7]).toEqual({
+        kind: 'more-failures',
+        at: at(4).toISOString(),
+        until: at(95).toISOString(),
+        count: 90,
+      });
+      expect(body.data).toMatchObject({ state: 'open', checksKeptFrom: null });
+    });
+
+    it('shows a person’s resolution with the note, and the next incident starts after it', async () => {
+      const monitorId = await createMonitor(t, owner);
+      const now = t.clock.now().getTime();
+      const at = (minutes: number) => new Date(now + minutes * MINUTE_MS);
+      // Still failing when resolved by hand: the failures after it are the next incident's.
+      await seedChecks(
+        monitorId,
+        [-10, -9, -8, 1, 2].map((minutes) => ({ at: at(minutes), failed: ['http_status'] })),
+      );
+      const first = await seedIncident(t, owner, monitorId, { openedAt: at(-9) });
+      const resolved = await resolve(owner, {
+        incidentId: first,
+        note: 'False alarm: the host was moving us.',
+      });
+      expect(resolved.status).toBe(200);
+      t.clock.advance(5 * MINUTE_MS);
+      const second = await seedIncident(t, owner, monitorId, { openedAt: at(2) });
+
+      const earlier = await timeline(owner, first);
+      const kinds = (events: { kind: string }[]) => events.map((event) => event.kind);
+      expect(kinds(earlier.body.data.events)).toEqual([
+        'check-failed',
+        'check-failed',
+        'opened',
+        'delivery',
+        'check-failed',
+        'resolved',
+      ]);
+      expect(earlier.body.data.events.at(-1)).toEqual({
+        kind: 'resolved',
+        at: at(0).toISOString(),
+        by: 'person',
+        note: 'False alarm: the host was moving us.',
+      });
+      const later = await timeline(owner, second);
+      expect(
+        (later.body.data.events as { kind: string; at: string }[])
+          .filter((event) => event.kind === 'check-failed')
+          .map((event) => event.at),
+      ).toEqual([at(1).toISOString(), at(2).toISOString()]);
+    });
+
+    it('says when the checks an incident spans are no longer kept', async () => {
+      const monitorId = await createMonitor(t, owner);
+      const now = t.clock.now().getTime();
+      await seedChecks(monitorId, [{ at: minutesAgo(now, 50), failed: ['http_status'] }]);
+      const id = await seedIncident(t, owner, monitorId, { openedAt: minutesAgo(now, 60) });
+      const { body } = await timeline(owner, id);
+      expect(body.data.checksKeptFrom).toBe(minutesAgo(now, 50).toISOString());
+      expect((body.data.events as { kind: string }[]).map((e) => e.kind)).toEqual([
+        'opened',
+        'delivery',
+        'check-failed',
+      ]);
+    });
+
+    it("answers 404 for another user's alert, 400 for a bad id and 401 without a session", async () => {
+      const foreign = await seedIncident(t, other, await createMonitor(t, other));
+      const answer = await timeline(owner, foreign);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ code: 'NOT_FOUND', message: 'That alert does not exist.' });
+      expect((await timeline(owner, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+      const bad = await timeline(owner, 'not-an-id');
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ code: 'INVALID', message: 'That alert does not exist.' });
+      expect(
+        (await call(t.app, 'GET', '/monitor-bff/monitor/alerts/timeline', { token: owner.token })).status,
+      ).toBe(400);
+      expect((await timeline(undefined, foreign)).status).toBe(401);
+    });
   });
 });

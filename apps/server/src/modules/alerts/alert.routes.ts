@@ -4,7 +4,10 @@ import {
   alertListQuery,
   alertListResponse,
   alertResponse,
+  incidentTimelineQuery,
+  incidentTimelineResponse,
   resolveBody,
+  TIMELINE_FAILURES_SHOWN,
 } from '@vigil/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -36,6 +39,23 @@ export const alertRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => ({ data: await alerts.list(sessionOf(request), request.query) }),
+  );
+
+  app.get(
+    '/monitor-bff/monitor/alerts/timeline',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags,
+        summary:
+          "One alert's timeline: failed checks, opening, alerts sent per channel, acknowledgement, end",
+        description: `In time order. The failed checks of the alert's condition run from the last passing check before it opened (at most 24 hours back) to its end or now; beyond the first and last ${TIMELINE_FAILURES_SHOWN}, one \`more-failures\` entry counts the rest. Another person's alert answers 404.`,
+        security: SESSION_SECURITY,
+        querystring: incidentTimelineQuery,
+        response: { 200: incidentTimelineResponse, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({ data: await alerts.timeline(sessionOf(request), request.query.incidentId) }),
   );
 
   app.post(

@@ -1,16 +1,31 @@
-import type { AckLinkError, Alert, Delivery, IncidentState, ResolvedBy } from '@vigil/contracts';
+import {
+  TIMELINE_FAILURES_SHOWN,
+  type AckLinkError,
+  type Alert,
+  type Delivery,
+  type IncidentState,
+  type IncidentTimeline,
+  type ResolvedBy,
+} from '@vigil/contracts';
 import type { Store } from '../../db/store.ts';
 import { AppError } from '../../lib/app-error.ts';
-import type { Clock } from '../../lib/clock.ts';
+import { HOUR_MS, type Clock } from '../../lib/clock.ts';
 import { MONITOR_NOT_FOUND } from '../monitors/monitor.service.ts';
 import { conditionLabel } from '../monitors/service-catalogue.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
 import type { AckLinks } from './ack-link.ts';
+import { buildTimeline } from './incident-timeline.ts';
 import type { DeliveryRow, IncidentWithMonitor } from './incident.repository.ts';
 
 export const ALERT_NOT_FOUND = 'That alert does not exist.';
 export const ALREADY_RESOLVED = 'This alert is already resolved: there is nothing left to acknowledge.';
 export const RESOLVED_BEFORE = 'This alert is already resolved.';
+
+/**
+ * How far before an incident opened its timeline looks for the failures that led to it, when no passing
+ * check is found sooner: confirmations are re-checked every 30 s, so a day covers any confirming run.
+ */
+export const TIMELINE_LOOKBACK_MS = 24 * HOUR_MS;
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -120,6 +135,26 @@ export function createAlertService(deps: { store: Store; clock: Clock; ackLinks:
       const now = await store.incidents.findWithMonitor(incident.id);
       if (!now) throw new AppError('NOT_FOUND', ALERT_NOT_FOUND);
       return (await present([now]))[0]!;
+    },
+
+    /**
+     * The incident's story: the failed checks of its condition before and while it lasted (the first and last
+     * few, the rest counted), its opening, each alert sent, its acknowledgement and its end.
+     */
+    async timeline(session: AuthSession, incidentId: string): Promise<IncidentTimeline> {
+      const incident = await store.incidents.findOwned(session.userId, incidentId);
+      if (!incident) throw new AppError('NOT_FOUND', ALERT_NOT_FOUND);
+      const [failures, deliveries, failedTries] = await Promise.all([
+        store.incidents.failuresOf(
+          incident,
+          incident.resolvedAt ?? clock.now(),
+          TIMELINE_FAILURES_SHOWN,
+          TIMELINE_LOOKBACK_MS,
+        ),
+        store.incidents.deliveriesOf([incident.id]),
+        store.incidents.failedTriesOf(incident.id),
+      ]);
+      return buildTimeline({ incident, failures, deliveries, failedTries });
     },
 
     /** The emailed link: no session, the signed token is the permission. */

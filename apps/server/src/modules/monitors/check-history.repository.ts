@@ -1,11 +1,21 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { at, rowsOf } from '../../db/raw-sql.ts';
+import { checkResults } from '../../db/schema.ts';
 
 /** Checks and failures over a window. */
 export interface Tally {
   checks: number;
   failures: number;
+}
+
+/** One check as the status bar shows it. */
+export interface RecentCheck {
+  checkedAt: Date;
+  ok: boolean;
+  responseMs: number | null;
+  statusCode: number | null;
+  error: string | null;
 }
 
 export interface Bucket extends Tally {
@@ -66,6 +76,23 @@ export function createCheckHistoryRepository(db: Db) {
           ) rw on true`,
       );
       return new Map(rows.map((row) => [row.id, { checks: row.checks, failures: row.failures }]));
+    },
+
+    /** The monitor's last `limit` checks, oldest first (newest slots through the monitor-and-slot index). */
+    async recent(monitorId: string, limit: number): Promise<RecentCheck[]> {
+      const rows = await db
+        .select({
+          checkedAt: checkResults.checkedAt,
+          ok: checkResults.ok,
+          responseMs: checkResults.responseMs,
+          statusCode: checkResults.statusCode,
+          error: checkResults.error,
+        })
+        .from(checkResults)
+        .where(eq(checkResults.monitorId, monitorId))
+        .orderBy(desc(checkResults.slotAt))
+        .limit(limit);
+      return rows.reverse();
     },
 
     /** Raw results since `since` in buckets of `bucketSeconds`, oldest first; only buckets with checks. */

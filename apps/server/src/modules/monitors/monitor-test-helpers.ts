@@ -74,7 +74,7 @@ export async function createMonitor(
 export async function seedResults(
   t: TestApp,
   monitorId: string,
-  results: { at: Date; ok: boolean; responseMs?: number | null }[],
+  results: { at: Date; ok: boolean; responseMs?: number | null; error?: string }[],
 ): Promise<void> {
   if (results.length === 0) return;
   await t.database.db.insert(checkResults).values(
@@ -86,6 +86,7 @@ export async function seedResults(
       responseMs: result.responseMs === undefined ? 120 : result.responseMs,
       statusCode: result.ok ? 200 : 503,
       failedConditions: result.ok ? [] : ['http_status'],
+      error: result.error ?? null,
     })),
   );
   const [row] = await t.database.db
@@ -122,7 +123,13 @@ export async function seedIncident(
   t: TestApp,
   user: TestUser,
   monitorId: string,
-  options: { conditionKey?: string; state?: 'open' | 'acknowledged' | 'resolved'; openedAt?: Date } = {},
+  options: {
+    conditionKey?: string;
+    state?: 'open' | 'acknowledged' | 'resolved';
+    openedAt?: Date;
+    /** A resolved incident's end; its opening by default. */
+    resolvedAt?: Date;
+  } = {},
 ): Promise<string> {
   const openedAt = options.openedAt ?? t.clock.now();
   const state = options.state ?? 'open';
@@ -135,7 +142,7 @@ export async function seedIncident(
       state,
       summary: 'The page answered 503 Service Unavailable.',
       openedAt,
-      resolvedAt: state === 'resolved' ? openedAt : null,
+      resolvedAt: state === 'resolved' ? (options.resolvedAt ?? openedAt) : null,
       lastAlertAt: openedAt,
       nextAlertAt: state === 'open' ? new Date(openedAt.getTime() + 30 * 60_000) : null,
       alertCount: 1,

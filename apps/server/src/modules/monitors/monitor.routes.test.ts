@@ -1,4 +1,5 @@
 import {
+  monitorChecksResponse,
   monitorListResponse,
   monitorResponse,
   monitorServiceResponse,
@@ -481,6 +482,7 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
     const answers = [
       await api('GET', `/monitor-bff/monitor-info?monitorId=${theirs}`, owner),
       await api('GET', `/monitor-bff/monitor-stats?monitorId=${theirs}`, owner),
+      await api('GET', `/monitor-bff/monitor-checks?monitorId=${theirs}`, owner),
       await api('PUT', '/monitor-bff/monitor', owner, { ...websiteMonitor(owner.email), monitorId: theirs }),
       await api('DELETE', `/monitor-bff/monitor?monitor_ids=${theirs}`, owner),
       await api('DELETE', `/monitor-bff/monitor?monitor_ids=${mine},${theirs}`, owner),
@@ -510,6 +512,7 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
       ['POST', '/monitor-bff/monitor-pause', ids],
       ['POST', '/monitor-bff/monitor-start', ids],
       ['GET', `/monitor-bff/monitor-stats?monitorId=${id}`, undefined],
+      ['GET', `/monitor-bff/monitor-checks?monitorId=${id}`, undefined],
     ] as const) {
       expect((await api(method, url, undefined, body)).status).toBe(401);
     }
@@ -574,6 +577,122 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
     expect(
       (await api('GET', `/monitor-bff/monitor-stats?monitorId=${monitorId}&range=1y`, owner)).status,
     ).toBe(400);
+  });
+
+  it('GET /monitor-bff/monitor-stats lists the downtime in the range: incidents merged, clipped to the range', async () => {
+    const monitorId = await createMonitor(t, owner);
+    const now = t.clock.now().getTime();
+    const ago = (ms: number) => new Date(now - ms);
+    // Long over before the range: not listed.
+    await seedIncident(t, owner, monitorId, {
+      conditionKey: 'timeout',
+      state: 'resolved',
+      openedAt: ago(50 * HOUR_MS),
+      resolvedAt: ago(49 * HOUR_MS),
+    });
+    // Two conditions failing at once are one stretch of downtime.
+    await seedIncident(t, owner, monitorId, {
+      conditionKey: 'http_status',
+      state: 'resolved',
+      openedAt: ago(3 * HOUR_MS),
+      resolvedAt: ago(2 * HOUR_MS),
+    });
+    await seedIncident(t, owner, monitorId, {
+      conditionKey: 'keyword',
+      state: 'resolved',
+      openedAt: ago(150 * MINUTE_MS),
+      resolvedAt: ago(90 * MINUTE_MS),
+    });
+    // Begun before the range: it starts with the range.
+    await seedIncident(t, owner, monitorId, {
+      conditionKey: 'slow_response',
+      state: 'resolved',
+      openedAt: ago(26 * HOUR_MS),
+      resolvedAt: ago(20 * HOUR_MS),
+    });
+    // Still open: no end yet.
+    await seedIncident(t, owner, monitorId, { conditionKey: 'tls_expiry', openedAt: ago(30 * MINUTE_MS) });
+
+    const day = await api('GET', `/monitor-bff/monitor-stats?monitorId=${monitorId}`, owner);
+    expect(day.status).toBe(200);
+    expect(monitorStatsResponse.parse(day.body)).toEqual(day.body);
+    const first = day.body.data.series[0].at;
+    const recent = [
+      { from: ago(3 * HOUR_MS).toISOString(), to: ago(90 * MINUTE_MS).toISOString() },
+      { from: ago(30 * MINUTE_MS).toISOString(), to: null },
+    ];
+    expect(day.body.data.downtime).toEqual([{ from: first, to: ago(20 * HOUR_MS).toISOString() }, ...recent]);
+    const week = await api('GET', `/monitor-bff/monitor-stats?monitorId=${monitorId}&range=7d`, owner);
+    expect(week.body.data.downtime).toEqual([
+      { from: ago(50 * HOUR_MS).toISOString(), to: ago(49 * HOUR_MS).toISOString() },
+      { from: ago(26 * HOUR_MS).toISOString(), to: ago(20 * HOUR_MS).toISOString() },
+      ...recent,
+    ]);
+    const quiet = await createMonitor(t, owner);
+    expect(
+      (await api('GET', `/monitor-bff/monitor-stats?monitorId=${quiet}`, owner)).body.data.downtime,
+    ).toEqual([]);
+  });
+
+  it('GET /monitor-bff/monitor-checks gives the last checks one by one, oldest first, at most 100', async () => {
+    const monitorId = await createMonitor(t, owner);
+    const fresh = await api('GET', `/monitor-bff/monitor-checks?monitorId=${monitorId}`, owner);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toEqual({ data: { checks: [] } });
+
+    const now = t.clock.now().getTime();
+    // 105 checks a minute apart, the newest a minute ago; every tenth failed.
+    await seedResults(
+      t,
+      monitorId,
+      Array.from({ length: 105 }, (_, i) => ({
+        at: new Date(now - (105 - i) * MINUTE_MS),
+        ok: i % 10 !== 9,
+        responseMs: i % 10 === 9 ? null : 100 + i,
+        ...(i % 10 === 9 ? { error: 'The page answered 503 Service Unavailable.' } : {}),
+      })),
+    );
+    const all = await api('GET', `/monitor-bff/monitor-checks?monitorId=${monitorId}`, owner);
+    expect(all.status).toBe(200);
+    expect(monitorChecksResponse.parse(all.body)).toEqual(all.body);
+    const { checks } = all.body.data;
+    expect(checks).toHaveLength(100);
+    expect(checks[0]).toEqual({
+      at: new Date(now - 100 * MINUTE_MS).toISOString(),
+      ok: true,
+      responseMs: 105,
+      statusCode: 200,
+      error: null,
+    });
+    expect(checks.at(-1).at).toBe(new Date(now - MINUTE_MS).toISOString());
+    expect(checks.at(-6)).toEqual({
+      at: new Date(now - 6 * MINUTE_MS).toISOString(),
+      ok: false,
+      responseMs: null,
+      statusCode: 503,
+      error: 'The page answered 503 Service Unavailable.',
+    });
+    const ats = checks.map((check: { at: string }) => check.at);
+    expect([...ats].sort()).toEqual(ats);
+
+    const three = await api('GET', `/monitor-bff/monitor-checks?monitorId=${monitorId}&limit=3`, owner);
+    expect(three.body.data.checks.map((check: { at: string }) => check.at)).toEqual(ats.slice(-3));
+  });
+
+  it('GET /monitor-bff/monitor-checks refuses a bad query with a 400 that says what is wrong', async () => {
+    const monitorId = await createMonitor(t, owner);
+    for (const [query, message] of [
+      [`monitorId=${monitorId}&limit=0`, 'limit must be at least 1.'],
+      [`monitorId=${monitorId}&limit=101`, 'limit must be at most 100.'],
+      [`monitorId=${monitorId}&limit=ten`, 'limit must be a number.'],
+      [`monitorId=${monitorId}&limit=2.5`, 'limit must be a whole number.'],
+      ['monitorId=nope', 'That monitor does not exist.'],
+      ['', 'That monitor does not exist.'],
+    ] as const) {
+      const { status, body } = await api('GET', `/monitor-bff/monitor-checks?${query}`, owner);
+      expect(status, query).toBe(400);
+      expect(body, query).toMatchObject({ code: 'INVALID', message: expect.stringContaining(message) });
+    }
   });
 });
 

@@ -1,6 +1,8 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import {
   checkNowBody,
+  monitorChecksQuery,
+  monitorChecksResponse,
   monitorCountResponse,
   monitorIdsBody,
   monitorIdsQuery,
@@ -130,7 +132,7 @@ export const monitorRoutes: FastifyPluginAsyncZod<{
         tags,
         summary: 'Uptime over 24 h, 7 d and 30 d, and response times over the chosen range',
         description:
-          'The series lists every bucket of the range (5 minutes for 24h, an hour for 7d and 30d), oldest first; a bucket without checks has checks 0 and null times.',
+          'The series lists every bucket of the range (5 minutes for 24h, an hour for 7d and 30d), oldest first; a bucket without checks has checks 0 and null times. `downtime` lists when the monitor had an incident in the range, overlapping incidents merged; `to` is null while one is unresolved.',
         security: SESSION_SECURITY,
         querystring: monitorStatsQuery,
         response: { 200: monitorStatsResponse, ...errorResponses(401, 404) },
@@ -138,6 +140,25 @@ export const monitorRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => ({
       data: await monitors.stats(sessionOf(request), request.query.monitorId, request.query.range),
+    }),
+  );
+
+  app.get(
+    '/monitor-bff/monitor-checks',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        summary: 'The last checks one by one (at most 100), oldest first, for the status bar',
+        description:
+          'Each check with when it ran, whether it passed, its response time, HTTP status and error; fewer than `limit` while the monitor is new.',
+        security: SESSION_SECURITY,
+        querystring: monitorChecksQuery,
+        response: { 200: monitorChecksResponse, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({
+      data: await monitors.recentChecks(sessionOf(request), request.query.monitorId, request.query.limit),
     }),
   );
 

@@ -2,6 +2,7 @@ import {
   type Connection,
   isAlertSettingsValid,
   type Monitor,
+  type MonitorChecks,
   type MonitorInput,
   type monitorStatsResponse,
   type MonitorStatus,
@@ -57,6 +58,31 @@ function invalid(path: string, message: string): AppError {
 export function uptimeOf(tally: Tally | undefined): number | null {
   if (!tally || tally.checks === 0) return null;
   return Math.round(((tally.checks - tally.failures) / tally.checks) * 10_000) / 100;
+}
+
+/**
+ * Incident periods as downtime: overlapping ones (two conditions failing at once) merged, each starting no
+ * earlier than `from`. Sorted by opening.
+ */
+export function downtimeOf(
+  periods: { openedAt: Date; resolvedAt: Date | null }[],
+  from: Date,
+): MonitorStats['downtime'] {
+  const merged: { from: number; to: number | null }[] = [];
+  for (const period of periods) {
+    const start = Math.max(period.openedAt.getTime(), from.getTime());
+    const end = period.resolvedAt?.getTime() ?? null;
+    const last = merged.at(-1);
+    if (last && (last.to === null || start <= last.to)) {
+      last.to = last.to === null || end === null ? null : Math.max(last.to, end);
+    } else {
+      merged.push({ from: start, to: end });
+    }
+  }
+  return merged.map((period) => ({
+    from: new Date(period.from).toISOString(),
+    to: period.to === null ? null : new Date(period.to).toISOString(),
+  }));
 }
 
 /** Services whose monitor an ads monitor may link to: an outage there means the ads cannot sell. */
@@ -406,7 +432,7 @@ export function createMonitorService(deps: {
     /**
      * Uptime over 24 h (the row's hourly tally, as the list shows it), 7 d and 30 d, and the chosen range's
      * series: 5-minute buckets of raw results for 24 h, hourly buckets for 7 d and 30 d. Every bucket of the
-     * range is listed, empty ones with 0 checks.
+     * range is listed, empty ones with 0 checks. With it, the monitor's downtime (its incidents) in the range.
      */
     async stats(session: AuthSession, monitorId: string, range: StatsRange): Promise<MonitorStats> {
       const row = await store.monitors.findOwned(session.userId, monitorId);
@@ -422,6 +448,7 @@ export function createMonitorService(deps: {
         range === '24h'
           ? await store.checkHistory.rawBuckets(monitorId, new Date(first), FIVE_MINUTES_S)
           : await store.checkHistory.hourlyBuckets(monitorId, new Date(first));
+      const periods = await store.incidents.periodsOf(session.userId, monitorId, new Date(first), now);
       const byStart = new Map(buckets.map((bucket) => [bucket.at, bucket]));
       const series: MonitorStats['series'] = [];
       for (let at = first; at <= now.getTime(); at += bucketMs) {
@@ -442,6 +469,23 @@ export function createMonitorService(deps: {
           '30d': uptimeOf(month!.get(monitorId)),
         },
         series,
+        downtime: downtimeOf(periods, new Date(first)),
+      };
+    },
+
+    /** The monitor's last `limit` checks one by one, oldest first, for its status bar. */
+    async recentChecks(session: AuthSession, monitorId: string, limit: number): Promise<MonitorChecks> {
+      const row = await store.monitors.findOwned(session.userId, monitorId);
+      if (!row) throw notFound();
+      const checks = await store.checkHistory.recent(monitorId, limit);
+      return {
+        checks: checks.map((check) => ({
+          at: check.checkedAt.toISOString(),
+          ok: check.ok,
+          responseMs: check.responseMs,
+          statusCode: check.statusCode,
+          error: check.error,
+        })),
       };
     },
   };

@@ -34,6 +34,31 @@ describe('summariseStats()', () => {
     );
   });
 
+  it('says how often and how long the monitor was down, and whether it still is', () => {
+    const series = [point('2026-03-10T10:00:00Z', 10, 3, 200, 400)];
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    expect(
+      summariseStats(
+        { range: '24h', series, downtime: [{ from: '2026-03-10T10:00:00Z', to: '2026-03-10T10:25:00Z' }] },
+        now,
+      ),
+    ).toMatch(/; 3 of 10 checks failed; down for 25 minutes\.$/);
+    expect(
+      summariseStats(
+        {
+          range: '24h',
+          series,
+          downtime: [
+            { from: '2026-03-10T10:00:00Z', to: '2026-03-10T10:25:00Z' },
+            { from: '2026-03-10T11:20:00Z', to: null },
+          ],
+        },
+        now,
+      ),
+    ).toMatch(/; down twice, 1 hour 5 minutes in all, and still down\.$/);
+    expect(summariseStats({ range: '24h', series, downtime: [] }, now)).toMatch(/checks failed\.$/);
+  });
+
   it('says a single check in the singular', () => {
     const text = summariseStats({ range: '24h', series: [point('2026-03-10T10:00:00Z', 1, 0, 100, 120)] });
     expect(text).toMatch(/; 1 check succeeded\.$/);

@@ -7,11 +7,41 @@ export const RANGE_LABELS: Record<StatsRange, string> = {
   '30d': 'last 30 days',
 };
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** 25 minutes, 3 hours 5 minutes, 2 days 4 hours: the two largest units. */
+export function formatDuration(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (minutes < 60) return plural(minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24)
+    return [plural(hours, 'hour'), ...(minutes % 60 ? [plural(minutes % 60, 'minute')] : [])].join(' ');
+  const days = Math.floor(hours / 24);
+  return [plural(days, 'day'), ...(hours % 24 ? [plural(hours % 24, 'hour')] : [])].join(' ');
+}
+
+/** How often and how long the monitor was down: "down twice, 1 hour 5 minutes in all, and still down". */
+function downtimeOf(downtime: MonitorStats['downtime'], now: number): string | null {
+  if (downtime.length === 0) return null;
+  const total = downtime.reduce(
+    (sum, period) => sum + ((period.to === null ? now : Date.parse(period.to)) - Date.parse(period.from)),
+    0,
+  );
+  const times = downtime.length === 1 ? 'once' : downtime.length === 2 ? 'twice' : `${downtime.length} times`;
+  const still = downtime.at(-1)?.to === null ? ', and still down' : '';
+  return downtime.length === 1
+    ? `down for ${formatDuration(total)}${still}`
+    : `down ${times}, ${formatDuration(total)} in all${still}`;
+}
+
 /**
  * The chart's text alternative: the average median response time, the worst 95th percentile and when it
- * happened, and how many checks failed.
+ * happened, how many checks failed, and the downtime.
  */
-export function summariseStats(stats: Pick<MonitorStats, 'range' | 'series'>): string {
+export function summariseStats(
+  stats: Pick<MonitorStats, 'range' | 'series'> & Partial<Pick<MonitorStats, 'downtime'>>,
+  now: number = Date.now(),
+): string {
   const period = `Over the ${RANGE_LABELS[stats.range]}`;
   const points = stats.series.filter((point) => point.checks > 0);
   if (points.length === 0) return `${period}, no checks have run yet.`;
@@ -36,5 +66,6 @@ export function summariseStats(stats: Pick<MonitorStats, 'range' | 'series'>): s
         ? '1 check succeeded'
         : `all ${checks} checks succeeded`
       : `${failures} of ${checks} ${checks === 1 ? 'check' : 'checks'} failed`;
-  return `${period}, ${[...parts, failed].join('; ')}.`;
+  const down = downtimeOf(stats.downtime ?? [], now);
+  return `${period}, ${[...parts, failed, ...(down ? [down] : [])].join('; ')}.`;
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import {
   Anchor,
   Box,
@@ -26,6 +26,7 @@ import { acknowledgeAlert } from '../api/acknowledge-alert.ts';
 import { getAlerts, type AlertQuery } from '../api/get-alerts.ts';
 import { AlertStateBadge } from './alert-state-badge.tsx';
 import { DeliveryStatus } from './delivery-status.tsx';
+import { IncidentTimeline, IncidentTimelineDisclosure, TimelineToggle } from './incident-timeline.tsx';
 import { ResolveAlertDialog } from './resolve-alert-dialog.tsx';
 
 /** How a resolved alert ended, in words. */
@@ -84,6 +85,14 @@ export function AlertList({ query, onPageChange, empty, linkMonitors = true, ref
   useRefreshEvery(alerts.refresh);
   const [acknowledging, setAcknowledging] = useState<string | null>(null);
   const [resolving, setResolving] = useState<Alert | null>(null);
+  // Alerts whose timeline is shown (each loads when opened).
+  const [timelines, setTimelines] = useState<ReadonlySet<string>>(new Set());
+  const toggleTimeline = (incidentId: string) =>
+    setTimelines((shown) => {
+      const next = new Set(shown);
+      if (!next.delete(incidentId)) next.add(incidentId);
+      return next;
+    });
   // The table's five columns need about 860 px; narrower, the alerts are cards.
   const wide = useWiderThan('lg');
 
@@ -201,32 +210,46 @@ export function AlertList({ query, onPageChange, empty, linkMonitors = true, ref
               </Table.Thead>
               <Table.Tbody style={{ opacity: busy ? 0.6 : 1 }}>
                 {data.list.map((alert) => (
-                  <Table.Tr key={alert.incidentId}>
-                    <Table.Td>
-                      <AlertStateBadge state={alert.state} />
-                    </Table.Td>
-                    <Table.Td maw={380}>
-                      {monitorLink(alert)}
-                      <Text size="sm" fw={linkMonitors ? 400 : 600}>
-                        {alert.conditionLabel}
-                      </Text>
-                      <Text size="sm" c="dimmed">
-                        {alert.summary}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Times alert={alert} />
-                    </Table.Td>
-                    <Table.Td>
-                      <DeliveryStatus deliveries={alert.deliveries} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Stack gap={6} align="flex-start">
-                        {acknowledgeButton(alert, { size: 'xs' })}
-                        {resolveButton(alert, { size: 'xs' })}
-                      </Stack>
-                    </Table.Td>
-                  </Table.Tr>
+                  <Fragment key={alert.incidentId}>
+                    <Table.Tr>
+                      <Table.Td>
+                        <AlertStateBadge state={alert.state} />
+                      </Table.Td>
+                      <Table.Td maw={380}>
+                        {monitorLink(alert)}
+                        <Text size="sm" fw={linkMonitors ? 400 : 600}>
+                          {alert.conditionLabel}
+                        </Text>
+                        <Text size="sm" c="dimmed">
+                          {alert.summary}
+                        </Text>
+                        <TimelineToggle
+                          alert={alert}
+                          open={timelines.has(alert.incidentId)}
+                          onToggle={() => toggleTimeline(alert.incidentId)}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <Times alert={alert} />
+                      </Table.Td>
+                      <Table.Td>
+                        <DeliveryStatus deliveries={alert.deliveries} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Stack gap={6} align="flex-start">
+                          {acknowledgeButton(alert, { size: 'xs' })}
+                          {resolveButton(alert, { size: 'xs' })}
+                        </Stack>
+                      </Table.Td>
+                    </Table.Tr>
+                    {timelines.has(alert.incidentId) ? (
+                      <Table.Tr>
+                        <Table.Td colSpan={5}>
+                          <IncidentTimeline alert={alert} />
+                        </Table.Td>
+                      </Table.Tr>
+                    ) : null}
+                  </Fragment>
                 ))}
               </Table.Tbody>
             </Table>
@@ -264,6 +287,11 @@ export function AlertList({ query, onPageChange, empty, linkMonitors = true, ref
                 {resolveButton(alert, { size: 'md', fullWidth: true })}
                 <Times alert={alert} />
                 <DeliveryStatus deliveries={alert.deliveries} />
+                <IncidentTimelineDisclosure
+                  alert={alert}
+                  open={timelines.has(alert.incidentId)}
+                  onToggle={() => toggleTimeline(alert.incidentId)}
+                />
               </Stack>
             </Paper>
           ))}

@@ -8,7 +8,7 @@ export interface Page<T> {
   pageSize: number;
 }
 
-export const MONITOR_PAGE_SIZE = 20;
+export { MONITOR_PAGE_SIZE } from '../paths.ts';
 
 /** `quiet`: a background refresh, whose failure shows no toast. */
 export function getMonitors(query: { page: number; pageSize: number }, signal?: AbortSignal, quiet = false) {

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   Alert,
   Anchor,
@@ -40,13 +40,13 @@ import { summariseStats } from '../stats-summary.ts';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
 import { ContactStatusCard } from './contact-status-card.tsx';
 import { MonitorStatusBadge } from './monitor-status-badge.tsx';
+import { RecentChecks } from './recent-checks.tsx';
+import { ResponseTimeChart } from './response-time-chart.tsx';
 import { useLiveMonitor } from './use-live-monitor.ts';
 import { useMonitorActions } from './use-monitor-actions.ts';
 
 /** A monitor of a service this app has no module for (a newer server): its name and status still show. */
 const UNKNOWN_SERVICE = { TargetHeader: () => null, TargetDetail: undefined };
-
-const ResponseTimeChart = lazy(() => import('./response-time-chart.tsx'));
 
 const RANGE_OPTIONS = STATS_RANGES.map((range) => ({
   value: range,
@@ -93,6 +93,7 @@ function ResponseTimes({
         <Stat label="Uptime, 7 days" value={formatPercent(uptime?.['7d'] ?? null)} />
         <Stat label="Uptime, 30 days" value={formatPercent(uptime?.['30d'] ?? null)} />
       </SimpleGrid>
+      <RecentChecks monitor={monitor} />
       <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="response-times">
         <Group justify="space-between" mb="md" gap="sm">
           <Title order={2} fz="lg" id="response-times">
@@ -112,9 +113,7 @@ function ResponseTimes({
           <Skeleton h={260} radius="md" aria-label="Loading response times" />
         ) : (
           <figure style={{ margin: 0 }}>
-            <Suspense fallback={<Skeleton h={260} radius="md" />}>
-              <ResponseTimeChart stats={stats.data} />
-            </Suspense>
+            <ResponseTimeChart stats={stats.data} intervalSeconds={monitor.intervalSeconds} />
             <Text component="figcaption" size="sm" c="dimmed" mt="sm">
               {summariseStats(stats.data)}
             </Text>

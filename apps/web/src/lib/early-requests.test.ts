@@ -1,0 +1,80 @@
+import Cookies from 'js-cookie';
+import type { AxiosAdapter } from 'axios';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApiClient } from './api-client.ts';
+import { requestEarly } from './early-requests.ts';
+
+const answer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** The client's usual way to the server, answering `{ data: 'asked again' }` and counting the calls. */
+function client() {
+  const adapter = vi.fn<AxiosAdapter>(async (config) => ({
+    data: { data: 'asked again' },
+    status: 200,
+    statusText: 'OK',
+    headers: {},
+    config,
+  }));
+  return { api: createApiClient({ adapter, navigate: () => {}, showError: () => {} }), adapter };
+}
+
+describe('early requests', () => {
+  beforeEach(() => Cookies.set('token', 't0k3n', { path: '/' }));
+  afterEach(() => {
+    Cookies.remove('token', { path: '/' });
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it('asks with the session, and the client takes the answer once instead of asking again', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(answer(200, { data: 'early' }));
+    requestEarly('/monitor-bff/monitor', { pageSize: 20, page: 2 });
+    expect(fetch).toHaveBeenCalledWith('/monitor-bff/monitor?page=2&pageSize=20', {
+      headers: { Authorization: 't0k3n', Accept: 'application/json' },
+      credentials: 'same-origin',
+    });
+    const { api, adapter } = client();
+    const params = { page: 2, pageSize: 20 };
+    expect(await api.get('/monitor-bff/monitor', { params })).toMatchObject({ ok: true, data: 'early' });
+    expect(adapter).not.toHaveBeenCalled();
+    expect(await api.get('/monitor-bff/monitor', { params })).toMatchObject({
+      ok: true,
+      data: 'asked again',
+    });
+    expect(adapter).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves a failed, stale or different early answer alone: the client asks as usual', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch');
+    const { api, adapter } = client();
+
+    fetch.mockResolvedValueOnce(answer(401, { message: 'Sign in again.' }));
+    requestEarly('/monitor-bff/user-info');
+    expect(await api.get('/monitor-bff/user-info')).toMatchObject({ data: 'asked again' });
+
+    fetch.mockRejectedValueOnce(new TypeError('offline'));
+    requestEarly('/monitor-bff/user-info');
+    expect(await api.get('/monitor-bff/user-info')).toMatchObject({ data: 'asked again' });
+
+    fetch.mockResolvedValueOnce(answer(200, { data: 'early' }));
+    requestEarly('/monitor-bff/monitor-info', { monitorId: 'a' });
+    expect(await api.get('/monitor-bff/monitor-info', { params: { monitorId: 'b' } })).toMatchObject({
+      data: 'asked again',
+    });
+
+    vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
+    fetch.mockResolvedValueOnce(answer(200, { data: 'early' }));
+    requestEarly('/monitor-bff/monitor-summary');
+    vi.setSystemTime(Date.now() + 11_000);
+    expect(await api.get('/monitor-bff/monitor-summary')).toMatchObject({ data: 'asked again' });
+    expect(adapter).toHaveBeenCalledTimes(4);
+  });
+
+  it('asks nothing without a session', () => {
+    Cookies.remove('token', { path: '/' });
+    const fetch = vi.spyOn(globalThis, 'fetch');
+    requestEarly('/monitor-bff/user-info');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
