@@ -167,40 +167,6 @@ describe.each(databases)('check result partitions on $name', (kind) => {
     });
   });
 
-  // PGlite has one connection: nothing else can hold a lock there.
-  it.runIf(kind.name === 'PostgreSQL')(
-    'gives up a drop that waits on a reader (lock timeout) but keeps the partitions it made',
-    async () => {
-      await maintainResultPartitions(store, now, 48);
-      if (database.kind !== 'postgres') return;
-      // A reader in a long transaction, holding a lock on check_results and today's 12:00 partition.
-      const reader = await database.pool.connect();
-      const later = new Date(now.getTime() + 50 * HOUR_MS);
-      try {
-        await reader.query('begin');
-        await reader.query(
-          `select count(*) from check_results where slot_at >= '2026-03-01T12:00Z' and slot_at < '2026-03-01T13:00Z'`,
-        );
-        const started = Date.now();
-        // 55P03: lock_not_available, the lock timeout.
-        await expect(maintainResultPartitions(store, later, 48)).rejects.toMatchObject({
-          cause: { code: '55P03' },
-        });
-        expect(Date.now() - started).toBeLessThan(10_000);
-        // The partitions ahead were made (their transaction came first); the expired ones are still there.
-        const names = (await store.resultPartitions.list()).map((partition) => partition.name);
-        expect(names).toContain('check_results_p20260301t06');
-        expect(names).toContain('check_results_p20260303t12');
-      } finally {
-        await reader.query('rollback');
-        reader.release();
-      }
-      const done = await maintainResultPartitions(store, later, 48);
-      expect(done.created).toEqual([]);
-      expect(done.dropped).toContain('check_results_p20260301t06');
-    },
-  );
-
   it('is safe when two connections maintain at once', async () => {
     const second: Database =
       database.kind === 'postgres'
@@ -219,5 +185,51 @@ describe.each(databases)('check result partitions on $name', (kind) => {
     } finally {
       if (second !== database) await second.close();
     }
+  });
+});
+
+// PostgreSQL only: PGlite has one connection, so nothing else can hold a lock there.
+describe('check result partitions on PostgreSQL, beside a reader', () => {
+  const postgres = databases.find((d) => d.name === 'PostgreSQL')!;
+  let database: Extract<Database, { kind: 'postgres' }>;
+  let drop: () => Promise<void>;
+  let store: Store;
+  const now = h('2026-03-01T10:20:00Z');
+
+  beforeEach(async () => {
+    const created = await postgres.create();
+    if (created.database.kind !== 'postgres') throw new Error('expected PostgreSQL');
+    ({ database, drop } = { database: created.database, drop: created.drop });
+    store = createStore(database.db);
+  });
+  afterEach(() => drop());
+
+  it('gives up a drop that waits on a reader (lock timeout) but keeps the partitions it made', async () => {
+    await maintainResultPartitions(store, now, 48);
+    // A reader in a long transaction, holding a lock on check_results and today's 12:00 partition.
+    const reader = await database.pool.connect();
+    const later = new Date(now.getTime() + 50 * HOUR_MS);
+    try {
+      await reader.query('begin');
+      await reader.query(
+        `select count(*) from check_results where slot_at >= '2026-03-01T12:00Z' and slot_at < '2026-03-01T13:00Z'`,
+      );
+      const started = Date.now();
+      // 55P03: lock_not_available, the lock timeout.
+      await expect(maintainResultPartitions(store, later, 48)).rejects.toMatchObject({
+        cause: { code: '55P03' },
+      });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // The partitions ahead were made (their transaction came first); the expired ones are still there.
+      const names = (await store.resultPartitions.list()).map((partition) => partition.name);
+      expect(names).toContain('check_results_p20260301t06');
+      expect(names).toContain('check_results_p20260303t12');
+    } finally {
+      await reader.query('rollback');
+      reader.release();
+    }
+    const done = await maintainResultPartitions(store, later, 48);
+    expect(done.created).toEqual([]);
+    expect(done.dropped).toContain('check_results_p20260301t06');
   });
 });
