@@ -53,6 +53,11 @@ export interface CheckEngineOptions {
   concurrency: number;
   /** Monitors claimed per statement, and results written per statement. */
   batchSize: number;
+  /**
+   * How long a claim is held, CLAIM_LEASE_MS by default. Tests shorten it to see a dead worker's slots taken
+   * over within a check interval; it must stay longer than any check the worker runs.
+   */
+  claimLeaseMs?: number;
 }
 
 export interface CheckEngine {
@@ -104,7 +109,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
 
   async function claimAndStart(limit: number): Promise<number> {
     const now = clock.now();
-    const leaseUntil = addMs(now, CLAIM_LEASE_MS);
+    const leaseUntil = addMs(now, options.claimLeaseMs ?? CLAIM_LEASE_MS);
     const claimed = await store.checks.claimDue({ now, leaseUntil, limit, services });
     for (const monitor of claimed) {
       const task = runCheck(monitor, leaseUntil).finally(() => {
