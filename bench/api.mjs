@@ -60,7 +60,7 @@ export async function register(email) {
 }
 
 const HOUR = 3_600_000;
-/** RESULT_RETENTION_HOURS' default: the engine's roll-up job deletes raw results older than this. */
+/** RESULT_RETENTION_HOURS' default: the roll-up job drops the partitions of raw results older than this. */
 const RETENTION_HOURS = 48;
 /** The longest range the monitor page shows (30 d), kept as hourly roll-ups. */
 const HISTORY_HOURS = 30 * 24;
@@ -71,7 +71,8 @@ const HISTORY_HOURS = 30 * 24;
  * scattered over the table, one per heap page); the hourly roll-ups the roll-up job makes from them (its own
  * query) for every hour before the current one, as in an hour's first minutes; older roll-ups back to 30 days;
  * and the hourly tallies the engine keeps on each monitor's row. All results but the newest two hours are
- * vacuumed, as autovacuum would have done; the newest hours are not, as in a live table.
+ * vacuumed, as autovacuum would have done; the newest hours are not, as in a live table. The results land in
+ * the time partitions the server made at start-up (the retention window and a day ahead), as the engine's do.
  */
 async function seedHistory(client, userId) {
   const now = Date.now();
@@ -107,14 +108,14 @@ async function seedHistory(client, userId) {
     // The roll-up job's query (apps/server/src/engine/check.repository.ts, rollUp), for this hour.
     await client.query(
       `insert into check_rollups (monitor_id, hour, checks, failures, p50_ms, p95_ms, p99_ms, avg_ms)
-       select monitor_id, date_trunc('hour', checked_at, 'UTC'), count(*), count(*) filter (where not ok),
+       select monitor_id, date_trunc('hour', slot_at, 'UTC'), count(*), count(*) filter (where not ok),
          percentile_cont(0.5) within group (order by response_ms),
          percentile_cont(0.95) within group (order by response_ms),
          percentile_cont(0.99) within group (order by response_ms),
          avg(response_ms)
        from check_results
-       where checked_at >= $1 and checked_at < $2 and monitor_id in (select id from monitors where user_id = $3)
-       group by monitor_id, date_trunc('hour', checked_at, 'UTC')`,
+       where slot_at >= $1 and slot_at < $2 and monitor_id in (select id from monitors where user_id = $3)
+       group by monitor_id, date_trunc('hour', slot_at, 'UTC')`,
       [iso(hour), iso(hour + HOUR), userId],
     );
   }

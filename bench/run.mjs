@@ -1,6 +1,6 @@
 // `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
-// `npm run bench -- checks|alerts|phone|api|shopify|ads|restart|lighthouse|detection|idle|long` runs the long ones
-// instead (minutes each; see bench/README.md).
+// `npm run bench -- checks|alerts|phone|api|shopify|ads|restart|lighthouse|detection|idle|partitions|long` runs the
+// long ones instead (minutes each; see bench/README.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -16,12 +16,13 @@ const LONG = [
   'lighthouse',
   'detection',
   'idle',
+  'partitions',
 ];
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
 if (unknown.length) {
   console.error(
-    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads, restart, lighthouse, detection, idle or long (all ten).`,
+    `Unknown benchmark ${unknown.join(', ')}: use checks, alerts, phone, api, shopify, ads, restart, lighthouse, detection, idle, partitions or long (all eleven).`,
   );
   process.exit(2);
 }
@@ -90,6 +91,13 @@ if (long.includes('phone')) {
     rows.push(row);
   }
   printPhone(rows);
+}
+
+if (long.includes('partitions')) {
+  const { benchPartitions, printPartitions } = await import('./partitions.mjs');
+  const figures = await benchPartitions();
+  console.error(JSON.stringify(figures));
+  printPartitions(figures);
 }
 
 if (long.includes('api')) {

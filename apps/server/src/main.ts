@@ -15,6 +15,7 @@ import { openDatabase } from './db/database.ts';
 import { createStore } from './db/store.ts';
 import { createWakeups } from './db/wakeups.ts';
 import { createCheckEngine, type CheckEngine } from './engine/check-engine.ts';
+import { maintainResultPartitions } from './engine/retention.ts';
 import { startJobs } from './jobs/job-queue.ts';
 import { systemClock } from './lib/clock.ts';
 import { createAckLinks } from './modules/alerts/ack-link.ts';
@@ -85,6 +86,13 @@ async function main(config: Config): Promise<void> {
   const wakeups = createWakeups(database);
   const jobs = await startJobs({ database, runWorkers, wakeups });
   const app = await buildApp({ config, database, queue: jobs.queue, sandbox: sandbox?.plugin, tokenCipher });
+  // The partitions of check results, from the retention window's start to a day ahead, before anything is
+  // checked or imported (the roll-up job keeps them from then on). Should it fail, the DEFAULT partition takes
+  // results until the job's next run.
+  await maintainResultPartitions(store, clock.now(), config.resultRetentionHours).then(
+    (done) => app.log.info(done, 'check result partitions maintained'),
+    (error: unknown) => app.log.warn({ err: error }, 'check result partitions: maintenance failed'),
+  );
   const email = createEmailSender({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   let engine: CheckEngine | undefined;
 

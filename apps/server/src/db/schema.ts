@@ -194,11 +194,16 @@ export const monitors = pgTable(
   ],
 );
 
-/** Raw check results, kept for a bounded time; `(monitor_id, slot_at)` is unique so no slot is checked twice. */
+/**
+ * Raw check results, kept for a bounded time; `(monitor_id, slot_at)` is the key, so no slot is written twice.
+ * In the database this is a table partitioned by range of `slot_at` (migration 0011; drizzle cannot declare
+ * partitioning): partitions are created ahead and dropped whole by the roll-up job (`engine/retention.ts`),
+ * and a DEFAULT partition catches a result no partition covers. PostgreSQL before 17 allows no identity
+ * column on a partitioned table, and nothing needs one: the key is the slot.
+ */
 export const checkResults = pgTable(
   'check_results',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     monitorId: uuid('monitor_id')
       .notNull()
       .references(() => monitors.id, { onDelete: 'cascade' }),
@@ -211,11 +216,18 @@ export const checkResults = pgTable(
     failedConditions: jsonb('failed_conditions').notNull().default([]),
     error: text('error'),
   },
-  (table) => [
-    uniqueIndex('check_results_monitor_slot_idx').on(table.monitorId, table.slotAt),
-    index('check_results_checked_at_idx').on(table.checkedAt),
-  ],
+  (table) => [primaryKey({ columns: [table.monitorId, table.slotAt] })],
 );
+
+/**
+ * The partitions of `check_results` and their bounds (`from` null: unbounded below), kept by the code that
+ * creates and drops them, in the same transaction; the DEFAULT partition is not listed.
+ */
+export const checkResultPartitions = pgTable('check_result_partitions', {
+  name: text('name').primaryKey(),
+  fromAt: timestamptz('from_at'),
+  toAt: timestamptz('to_at').notNull(),
+});
 
 /** Hourly roll-ups of check results, so months of history stay small. */
 export const checkRollups = pgTable(

@@ -4,6 +4,7 @@ import { createNoticeRepository } from '../modules/billing/notice.repository.ts'
 import { createPlanLimitsRepository } from '../modules/billing/plan-limits.repository.ts';
 import { createCheckRepository } from '../engine/check.repository.ts';
 import { createPhoneRepository } from '../engine/phone.repository.ts';
+import { createResultPartitionRepository } from '../engine/result-partition.repository.ts';
 import { createIncidentRepository } from '../modules/alerts/incident.repository.ts';
 import { createServerSecretRepository } from '../modules/alerts/server-secret.repository.ts';
 import { createConnectionRepository } from '../modules/connections/connection.repository.ts';
@@ -30,6 +31,7 @@ function createRepositories(db: Db) {
     contacts: createContactRepository(db),
     serverSecrets: createServerSecretRepository(db),
     checks: createCheckRepository(db),
+    resultPartitions: createResultPartitionRepository(db),
     alerting: createAlertRepository(db),
     phone: createPhoneRepository(db),
     connections: createConnectionRepository(db),

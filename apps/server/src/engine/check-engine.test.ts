@@ -331,7 +331,7 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     });
   });
 
-  it('rolls results up per hour and deletes raw results past the retention window', async () => {
+  it('rolls results up per slot hour and drops whole partitions past the retention window', async () => {
     const owner = await userWithVerifiedEmail(store, clock.now());
     const id = await insertMonitor(database.db, {
       userId: owner.id,
@@ -340,17 +340,21 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
       nextCheckAt: clock.now(),
     });
     const base = new Date('2026-02-01T00:00:00Z').getTime();
-    const rows = Array.from({ length: 100 }, (_, i) => ({
+    const at = (hours: number) => new Date(base + hours * HOUR_MS);
+    // 100 checks a minute apart from midnight: 6-hour partitions at 48 hours' retention, all in the first.
+    const result = (ms: number, ok: boolean, responseMs: number) => ({
       monitorId: id,
-      slotAt: new Date(base + i * MINUTE_MS),
-      checkedAt: new Date(base + i * MINUTE_MS),
-      ok: i % 10 !== 0,
-      responseMs: i + 1,
-    }));
-    await database.db.insert(checkResults).values(rows);
+      slotAt: new Date(ms),
+      // Started a few seconds late: the hour is the slot's.
+      checkedAt: new Date(ms + 5_000),
+      ok,
+      responseMs,
+    });
+    await database.db
+      .insert(checkResults)
+      .values(Array.from({ length: 100 }, (_, i) => result(base + i * MINUTE_MS, i % 10 !== 0, i + 1)));
 
     // Hour by hour, as the periodic job runs: each hour is rolled up while its raw results are all kept.
-    const at = (hours: number) => new Date(base + hours * HOUR_MS);
     await rollUpAndPrune(store, at(1.5), 48);
     await rollUpAndPrune(store, at(2.5), 48);
     const rollups = await database.db
@@ -365,12 +369,18 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     expect(rollups[0]).toMatchObject({ p50Ms: 30.5, avgMs: 30.5 });
     expect(rollups[0]!.p99Ms).toBeCloseTo(59.41, 1);
 
-    const { deleted } = await rollUpAndPrune(store, at(49.5), 48);
-    expect(deleted).toBe(60);
+    // 30 more from 06:00, in the second partition.
+    await database.db
+      .insert(checkResults)
+      .values(Array.from({ length: 30 }, (_, i) => result(base + 6 * HOUR_MS + i * 4 * MINUTE_MS, true, 50)));
+    // 48 hours after 06:00 the first partition is wholly past the retention: dropped, the second kept whole.
+    expect((await rollUpAndPrune(store, at(53.5), 48)).dropped).not.toContain('check_results_p20260201t00');
+    const { dropped } = await rollUpAndPrune(store, at(54.5), 48);
+    expect(dropped).toEqual(['check_results_p20260201t00']);
     expect(await database.db.select().from(checkResults).where(eq(checkResults.monitorId, id))).toHaveLength(
-      40,
+      30,
     );
-    // The roll-up of the deleted hour is untouched.
+    // The roll-up of the dropped hours is untouched.
     const [first] = await database.db
       .select()
       .from(checkRollups)

@@ -65,6 +65,11 @@ export interface CheckEngineOptions {
   batchSize: number;
   /** Wakes the sleeping scheduler when monitors change in any process; unset: it finds them at its safety poll. */
   wakeups?: Wakeups;
+  /**
+   * How long a claim is held, CLAIM_LEASE_MS by default. Tests shorten it to see a dead worker's slots taken
+   * over within a check interval; it must stay longer than any check the worker runs.
+   */
+  claimLeaseMs?: number;
 }
 
 export interface CheckEngine {
@@ -128,7 +133,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
 
   async function claimAndStart(limit: number): Promise<number> {
     const now = clock.now();
-    const leaseUntil = addMs(now, CLAIM_LEASE_MS);
+    const leaseUntil = addMs(now, options.claimLeaseMs ?? CLAIM_LEASE_MS);
     const claimed = await store.checks.claimDue({ now, leaseUntil, limit, services });
     for (const monitor of claimed) {
       const task = runCheck(monitor, leaseUntil).finally(() => {

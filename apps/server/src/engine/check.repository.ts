@@ -235,40 +235,30 @@ export function createCheckRepository(db: Db) {
     },
 
     /**
-     * Rolls raw results up per hour (by check start) for every hour from `from` on, replacing earlier
-     * roll-ups of those hours; call it only for hours whose raw results are all still kept.
+     * Rolls raw results up per hour of their slot for every hour from `from` on, replacing earlier roll-ups of
+     * those hours; call it only for hours whose raw results are all still kept. Filtering on `slot_at`, the
+     * partition key, it reads only the partitions holding those hours. A check starts at or after its slot, so
+     * `checked_at >= from` drops no row: it lets the old table migration 0011 attached be read by its
+     * `checked_at` index in the hours its range still reaches.
      */
     async rollUp(from: Date): Promise<number> {
       const rows = await rowsOf<{ n: number }>(
         db,
         sql`with rolled as (
               insert into check_rollups (monitor_id, hour, checks, failures, p50_ms, p95_ms, p99_ms, avg_ms)
-              select monitor_id, date_trunc('hour', checked_at, 'UTC'), count(*), count(*) filter (where not ok),
+              select monitor_id, date_trunc('hour', slot_at, 'UTC'), count(*), count(*) filter (where not ok),
                 percentile_cont(0.5) within group (order by response_ms),
                 percentile_cont(0.95) within group (order by response_ms),
                 percentile_cont(0.99) within group (order by response_ms),
                 avg(response_ms)
               from check_results
-              where checked_at >= ${at(from)}
-              group by monitor_id, date_trunc('hour', checked_at, 'UTC')
+              where slot_at >= ${at(from)} and checked_at >= ${at(from)}
+              group by monitor_id, date_trunc('hour', slot_at, 'UTC')
               on conflict (monitor_id, hour) do update set
                 checks = excluded.checks, failures = excluded.failures, p50_ms = excluded.p50_ms,
                 p95_ms = excluded.p95_ms, p99_ms = excluded.p99_ms, avg_ms = excluded.avg_ms
               returning 1)
             select count(*)::int as n from rolled`,
-      );
-      return rows[0]?.n ?? 0;
-    },
-
-    /** Deletes up to `limit` raw results of checks started before `before`; returns how many. */
-    async deleteResultsBefore(before: Date, limit: number): Promise<number> {
-      const rows = await rowsOf<{ n: number }>(
-        db,
-        sql`with gone as (
-              delete from check_results where id in (
-                select id from check_results where checked_at < ${at(before)} limit ${limit})
-              returning 1)
-            select count(*)::int as n from gone`,
       );
       return rows[0]?.n ?? 0;
     },

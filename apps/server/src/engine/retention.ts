@@ -1,35 +1,82 @@
 import type { Store } from '../db/store.ts';
 import { HOUR_MS } from '../lib/clock.ts';
+import { partitionName, partitionWidthHours, planPartitions } from './result-partitions.ts';
 
 /** Hours rolled up again on each run: the current one, still filling, and the two before it. */
 const RECENT_HOURS = 2;
-const DELETE_BATCH = 10_000;
+/** How long maintenance waits for a table lock before giving up until its next run. */
+const LOCK_TIMEOUT_MS = 2_000;
 
 function startOfHour(ms: number): Date {
   return new Date(Math.floor(ms / HOUR_MS) * HOUR_MS);
 }
 
+/** Results older than this are past the retention: cut on an hour boundary. */
+const retentionCutoff = (now: Date, retentionHours: number) =>
+  startOfHour(now.getTime() - retentionHours * HOUR_MS);
+
+export interface PartitionMaintenance {
+  /** Names of the partitions created, and of those dropped. */
+  created: string[];
+  dropped: string[];
+  /** Results moved out of the DEFAULT partition into new partitions, and expired ones deleted from it. */
+  moved: number;
+  strayDeleted: number;
+}
+
 /**
- * Rolls the recent hours' raw results up (upsert, so runs may repeat) and deletes raw results older than
- * the retention window, cut on an hour boundary so an hour is deleted whole, long after its last roll-up.
- * Only hours whose raw results are all still kept are rolled up, so a roll-up is never overwritten with
- * part of its hour. Run every few minutes, storage stays flat: retention × checks/hour raw rows, plus one
- * roll-up row per monitor and hour.
+ * Creates the partitions of `check_results` ahead of time (moving any results the DEFAULT partition caught
+ * into them) and drops those wholly past the retention. Safe to run from several processes at once: an
+ * advisory lock makes them take turns. Two transactions, so a drop that cannot get its lock never holds back
+ * the partitions results are about to need.
+ */
+export async function maintainResultPartitions(
+  store: Store,
+  now: Date,
+  retentionHours: number,
+): Promise<PartitionMaintenance> {
+  const cutoff = retentionCutoff(now, retentionHours);
+  const widthHours = partitionWidthHours(retentionHours);
+  const { created, moved } = await store.transaction(async (tx) => {
+    await tx.resultPartitions.lock(LOCK_TIMEOUT_MS);
+    const existing = await tx.resultPartitions.list();
+    const strays = await tx.resultPartitions.strays(cutoff);
+    const names: string[] = [];
+    let rows = 0;
+    for (const range of planPartitions({ existing, strays, now, oldest: cutoff, widthHours })) {
+      const name = partitionName(range.from);
+      rows += await tx.resultPartitions.create(name, range);
+      names.push(name);
+    }
+    return { created: names, moved: rows };
+  });
+  const { dropped, strayDeleted } = await store.transaction(async (tx) => {
+    await tx.resultPartitions.lock(LOCK_TIMEOUT_MS);
+    const expired = (await tx.resultPartitions.list()).filter((partition) => partition.to <= cutoff);
+    for (const partition of expired) await tx.resultPartitions.drop(partition.name);
+    return {
+      dropped: expired.map((partition) => partition.name),
+      strayDeleted: await tx.resultPartitions.deleteStraysBefore(cutoff),
+    };
+  });
+  return { created, dropped, moved, strayDeleted };
+}
+
+/**
+ * Rolls the recent hours' raw results up (upsert, so runs may repeat), then keeps the partitions: creates
+ * those ahead and drops those wholly older than the retention window, so storage stays flat (retention plus
+ * at most one partition width of raw rows, and one roll-up row per monitor and hour). Hours are slot hours,
+ * as the history reads count them. Only hours whose raw results are all still kept are rolled up, so a
+ * roll-up is never overwritten with part of its hour; a partition is dropped long after its last roll-up.
  */
 export async function rollUpAndPrune(
   store: Store,
   now: Date,
   retentionHours: number,
-): Promise<{ rolledUp: number; deleted: number }> {
-  const cutoff = startOfHour(now.getTime() - retentionHours * HOUR_MS);
+): Promise<{ rolledUp: number } & PartitionMaintenance> {
+  const cutoff = retentionCutoff(now, retentionHours);
   const recent = startOfHour(now.getTime() - RECENT_HOURS * HOUR_MS);
   const from = recent.getTime() > cutoff.getTime() ? recent : cutoff;
   const rolledUp = await store.checks.rollUp(from);
-  let deleted = 0;
-  for (;;) {
-    const n = await store.checks.deleteResultsBefore(cutoff, DELETE_BATCH);
-    deleted += n;
-    if (n < DELETE_BATCH) break;
-  }
-  return { rolledUp, deleted };
+  return { rolledUp, ...(await maintainResultPartitions(store, now, retentionHours)) };
 }

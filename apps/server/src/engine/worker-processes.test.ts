@@ -20,23 +20,33 @@ const SLOTS = 3;
 interface WorkerProcess {
   /** Resolves with the report the worker prints when it stops on SIGTERM. */
   stop(): Promise<CheckWorkerReport>;
+  /** Ends the process at once (SIGKILL), as a crash or an out-of-memory kill does. */
+  kill(): Promise<void>;
+  /** Resolves when the worker next starts a check (it then holds that slot's claim). */
+  nextCheck(): Promise<void>;
 }
 
 /** Spawns the check worker fixture on its own node process; resolves once its engine runs. */
-async function startWorkerProcess(databaseUrl: string, spawned: ChildProcess[]): Promise<WorkerProcess> {
+async function startWorkerProcess(
+  databaseUrl: string,
+  spawned: ChildProcess[],
+  env: Record<string, string> = {},
+): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, ...env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   spawned.push(child);
   const lines: string[] = [];
   let partial = '';
   let onLine = () => {};
+  let onCheck = () => {};
   child.stdout!.on('data', (data: Buffer) => {
     const parts = (partial + data.toString()).split('\n');
     partial = parts.pop()!;
     lines.push(...parts);
     onLine();
+    if (parts.some((line) => line.startsWith('checking '))) onCheck();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   await new Promise<void>((resolve, reject) => {
@@ -47,7 +57,14 @@ async function startWorkerProcess(databaseUrl: string, spawned: ChildProcess[]):
     async stop() {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      return JSON.parse(lines.at(-1)!) as CheckWorkerReport;
+      return JSON.parse(lines.findLast((line) => line.startsWith('{'))!) as CheckWorkerReport;
+    },
+    nextCheck() {
+      return new Promise<void>((resolve) => (onCheck = resolve));
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }
@@ -156,3 +173,115 @@ describe('two worker processes on one PostgreSQL database', () => {
     },
   );
 });
+
+// PostgreSQL only, as above. The claim lease is shortened from 35 s to 1.5 s (the target answers in 50 ms), so
+// the killed worker's claims run out within one 5-second interval.
+describe('three worker processes on one PostgreSQL database, one killed and another started', () => {
+  const postgres = databases.find((d) => d.name === 'PostgreSQL')!;
+  const spawned: ChildProcess[] = [];
+  afterAll(() => killLeftovers(spawned));
+  const LEASE_MS = 1_500;
+  const MONITORS = 150;
+
+  it(
+    "take over the dead worker's slots: every slot checked and written once, none missed",
+    { timeout: 90_000 },
+    async () => {
+      const { database, drop } = await postgres.create();
+      if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
+      const site = await startTargetServer();
+      // Long enough that the killed worker has checks in flight when it dies.
+      site.behaviour = { ...HEALTHY, delayMs: 50 };
+      const env = { CLAIM_LEASE_MS: String(LEASE_MS) };
+      try {
+        const [doomed, ...survivors] = await Promise.all(
+          [1, 2, 3].map(() => startWorkerProcess(database.connectionString, spawned, env)),
+        );
+        const store = createStore(database.db);
+        const owner = await userWithVerifiedEmail(store, new Date());
+        const start = Date.now() + 1_000;
+        const firstSlots = new Map<string, { path: string; firstSlot: number }>();
+        for (let i = 0; i < MONITORS; i++) {
+          const path = `/k${i}`;
+          const firstSlot = start + (i % GROUPS) * GROUP_GAP_MS;
+          const id = await insertMonitor(database.db, {
+            userId: owner.id,
+            email: owner.email,
+            url: `${site.url}${path}`,
+            nextCheckAt: new Date(firstSlot),
+            intervalSeconds: INTERVAL_MS / 1000,
+          });
+          firstSlots.set(id, { path, firstSlot });
+        }
+
+        // Killed as it starts a check of its second round, so it dies holding claims; a new worker starts a
+        // second later. Stopped between the last group's fourth slot and the first group's fifth.
+        await sleepUntil(start + INTERVAL_MS - 100);
+        await doomed!.nextCheck();
+        await doomed!.kill();
+        await sleepUntil(start + INTERVAL_MS + 1_000);
+        const newcomer = await startWorkerProcess(database.connectionString, spawned, env);
+        const rounds = 4;
+        await sleepUntil(start + rounds * INTERVAL_MS - (INTERVAL_MS - (GROUPS - 1) * GROUP_GAP_MS) / 2);
+        const reports = await Promise.all([...survivors, newcomer].map((worker) => worker!.stop()));
+
+        const rows = await database.db
+          .select({ id: monitors.id, nextCheckAt: monitors.nextCheckAt, claimedUntil: monitors.claimedUntil })
+          .from(monitors);
+        const results = await database.db
+          .select({ monitorId: checkResults.monitorId, slotAt: checkResults.slotAt })
+          .from(checkResults);
+        const checkedSlots: Record<string, number[]> = {};
+        const expectedSlots: Record<string, number[]> = {};
+        for (const { monitorId, slotAt } of results) {
+          (checkedSlots[firstSlots.get(monitorId)!.path] ??= []).push(slotAt.getTime());
+        }
+        for (const row of rows) {
+          const { path, firstSlot } = firstSlots.get(row.id)!;
+          checkedSlots[path]?.sort((a, b) => a - b);
+          expectedSlots[path] = [];
+          for (let slot = firstSlot; slot < row.nextCheckAt.getTime(); slot += INTERVAL_MS) {
+            expectedSlots[path].push(slot);
+          }
+        }
+        // Every slot of every monitor up to the one it waits for now has its one result: none missed.
+        expect(rows).toHaveLength(MONITORS);
+        expect(checkedSlots).toEqual(expectedSlots);
+        expect(Math.min(...Object.values(expectedSlots).map((slots) => slots.length))).toBeGreaterThanOrEqual(
+          rounds,
+        );
+        expect(rows.filter((row) => row.claimedUntil !== null)).toEqual([]);
+
+        // Requests beyond one per result are only the checks the killed worker had in flight (at most its 8),
+        // each of a slot whose result another worker wrote after the lease: none was written twice.
+        const resultsPerPath = Object.fromEntries(
+          Object.entries(checkedSlots).map(([path, slots]) => [path, slots.length]),
+        );
+        const extra = Object.entries(Object.fromEntries(site.hits)).flatMap(([path, hits]) =>
+          Array.from({ length: hits - (resultsPerPath[path] ?? 0) }, () => path),
+        );
+        expect(extra.length).toBeLessThanOrEqual(8);
+        for (const path of extra) expect(resultsPerPath[path]).toBeGreaterThan(0);
+        // The survivors' and the newcomer's own counts are the rest of the requests, and all three took part.
+        const counted: Record<string, number> = {};
+        for (const report of reports) {
+          for (const [path, checks] of Object.entries(report.checksPerPath)) {
+            counted[path] = (counted[path] ?? 0) + checks;
+          }
+        }
+        const survivorsRequests = sum(counted);
+        expect(survivorsRequests).toBeLessThanOrEqual(results.length);
+        expect(sum(Object.fromEntries(site.hits)) - survivorsRequests).toBeGreaterThan(0);
+        for (const report of reports) expect(sum(report.checksPerPath)).toBeGreaterThan(0);
+      } finally {
+        killLeftovers(spawned);
+        await site.close();
+        await drop();
+      }
+    },
+  );
+});
+
+function sleepUntil(at: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+}

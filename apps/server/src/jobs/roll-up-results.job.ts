@@ -4,7 +4,10 @@ import { defineJob } from './job.ts';
 
 const WEBHOOK_IDS_KEPT_MS = 7 * 24 * 3600 * 1000;
 
-/** Rolls raw check results up per hour, deletes those past the retention window, and expired bindings. */
+/**
+ * Rolls raw check results up per hour, creates their partitions ahead and drops those past the retention
+ * window, and deletes expired bindings.
+ */
 export const rollUpResultsJob = defineJob<Record<string, never>>({
   name: 'roll-up-results',
   payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
@@ -12,11 +15,11 @@ export const rollUpResultsJob = defineJob<Record<string, never>>({
   concurrency: 1,
   async handle(_payload, { store, clock, resultRetentionHours, log }) {
     const now = clock.now();
-    const { rolledUp, deleted } = await rollUpAndPrune(store, now, resultRetentionHours);
+    const results = await rollUpAndPrune(store, now, resultRetentionHours);
     // Binding states and held installs expire; webhook ids are kept a week, past Shopify's 48 hours of retries.
     await store.connections.deleteExpiredStates(now);
     await store.connections.deleteExpiredHeld(now);
     await store.connections.deleteWebhooksBefore(new Date(now.getTime() - WEBHOOK_IDS_KEPT_MS));
-    log.info({ rolledUp, deleted }, 'check results rolled up');
+    log.info(results, 'check results rolled up, partitions maintained');
   },
 });

@@ -1,6 +1,7 @@
 /**
  * A worker process for the multi-process test: runs only the check engine against DATABASE_URL, on the
- * real clock, and prints "ready" once its engine has started. On SIGTERM it stops as a worker does (running
+ * real clock, and prints "ready" once its engine has started and "checking <path>" as each check starts. On
+ * SIGTERM it stops as a worker does (running
  * checks finish and are written), then prints one JSON line: how many checks it ran per target path.
  * Results carry no worker id, so this count is the only way to tell which process checked what.
  */
@@ -26,6 +27,8 @@ const counting: Checker = {
   check(request) {
     const { pathname } = new URL((request.target as { url: string }).url);
     checksPerPath[pathname] = (checksPerPath[pathname] ?? 0) + 1;
+    // The test that kills a worker mid-check waits for this line.
+    process.stdout.write(`checking ${pathname}\n`);
     return website.check(request);
   },
 };
@@ -43,6 +46,7 @@ const engine = createCheckEngine({
   concurrency: 8,
   batchSize: 5,
   wakeups,
+  ...(process.env.CLAIM_LEASE_MS ? { claimLeaseMs: Number(process.env.CLAIM_LEASE_MS) } : {}),
 });
 process.once('SIGTERM', () => {
   void (async () => {

@@ -1,16 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../db/database.ts';
 
 /** The two databases every API suite runs on: `describe.each(databases)`. */
 export interface TestDatabase {
   name: 'PGlite' | 'PostgreSQL';
-  /** A fresh, migrated, empty database; `drop` closes and deletes it. */
-  create(): Promise<{ database: Database; drop(): Promise<void> }>;
+  /**
+   * A fresh, migrated, empty database; `drop` closes and deletes it. With `through` (a migration's tag, e.g.
+   * `0009_incident_resolution`), migrated only that far, to test a later migration on data in place.
+   */
+  create(options?: { through?: string }): Promise<{ database: Database; drop(): Promise<void> }>;
 }
 
 export const TEST_DATABASE_URL =
@@ -42,9 +47,37 @@ async function pgliteTemplate(): Promise<Blob> {
   }
 }
 
+/** A copy of the migrations folder whose journal ends at `tag`. */
+async function migrationsThrough(tag: string): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'vigil-migrations-'));
+  await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] };
+  const end = journal.entries.findIndex((entry) => entry.tag === tag);
+  if (end < 0) throw new Error(`no migration ${tag}`);
+  journal.entries = journal.entries.slice(0, end + 1);
+  await writeFile(journalPath, JSON.stringify(journal));
+  return folder;
+}
+
+async function migrateThrough(database: Database, tag: string): Promise<void> {
+  const migrationsFolder = await migrationsThrough(tag);
+  try {
+    if (database.kind === 'pglite') await migratePglite(database.db as never, { migrationsFolder });
+    else await migratePg(database.db as never, { migrationsFolder });
+  } finally {
+    await rm(migrationsFolder, { recursive: true, force: true });
+  }
+}
+
 const pglite: TestDatabase = {
   name: 'PGlite',
-  async create() {
+  async create(options) {
+    if (options?.through) {
+      const database = await openDatabase({});
+      await migrateThrough(database, options.through);
+      return { database, drop: () => database.close() };
+    }
     const database = await openDatabase({ pgliteTemplate: await pgliteTemplate() });
     await database.migrate();
     return { database, drop: () => database.close() };
@@ -54,7 +87,7 @@ const pglite: TestDatabase = {
 /** A database of its own per suite on the server at TEST_DATABASE_URL; never skipped when it is down. */
 const postgres: TestDatabase = {
   name: 'PostgreSQL',
-  async create() {
+  async create(options) {
     const name = `vigil_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
     try {
@@ -72,7 +105,8 @@ const postgres: TestDatabase = {
     const url = new URL(TEST_DATABASE_URL);
     url.pathname = `/${name}`;
     const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
-    await database.migrate();
+    if (options?.through) await migrateThrough(database, options.through);
+    else await database.migrate();
     return {
       database,
       async drop() {

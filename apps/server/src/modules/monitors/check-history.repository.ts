@@ -45,7 +45,8 @@ const toBucket = (row: BucketRow): Bucket => ({
  * Reads of check history (the engine writes it). Hours before the newest rolled-up hour are read from
  * `check_rollups`; from the newest rolled-up hour on, raw `check_results` count (the engine may roll up an hour
  * before it ends, and raw results are kept far longer than an hour), so nothing is counted twice or missed.
- * Roll-up hours are whole UTC hours of the check's start.
+ * Roll-up hours are whole UTC hours of the slot (`slot_at`, the partition key), the column every read here
+ * filters on.
  */
 export function createCheckHistoryRepository(db: Db) {
   return {
