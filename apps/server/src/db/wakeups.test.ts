@@ -13,7 +13,7 @@ import { startTargetServer, type TargetServer } from '../test/target-server.ts';
 import { openDatabase, type Database } from './database.ts';
 import { rowsOf } from './raw-sql.ts';
 import { checkResults } from './schema.ts';
-import { createStore } from './store.ts';
+import { createStore, type Store } from './store.ts';
 import { createWakeups, type Wakeups } from './wakeups.ts';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
@@ -29,6 +29,20 @@ async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promi
     if (Date.now() > until) throw new Error(`not within ${ms} ms`);
     await sleep(20);
   }
+}
+
+/** A check engine of this process, woken by `wakeups`; it checks for real, with no alerts. */
+function checkEngine(store: Store, wakeups: Wakeups) {
+  return createCheckEngine({
+    store,
+    queue: { send: async () => undefined },
+    clock: systemClock,
+    checkers: createCheckers(),
+    log: silentLog,
+    concurrency: 4,
+    batchSize: 4,
+    wakeups,
+  });
 }
 
 function deps(queue: WorkerDeps['queue'], database: Database): WorkerDeps {
@@ -73,16 +87,7 @@ describe.each(databases)('wake-ups instead of polling on $name', (testDatabase) 
   it('checks a monitor created elsewhere at once, though the scheduler sleeps far longer with nothing due', async () => {
     expect(SAFETY_POLL_MS).toBeGreaterThanOrEqual(PROMPTLY_MS * 4);
     const store = createStore(database.db);
-    const engine = createCheckEngine({
-      store,
-      queue: { send: async () => undefined },
-      clock: systemClock,
-      checkers: createCheckers(),
-      log: silentLog,
-      concurrency: 4,
-      batchSize: 4,
-      wakeups,
-    });
+    const engine = checkEngine(store, wakeups);
     engine.start();
     try {
       // Nothing is due: the scheduler has looked once and gone to sleep for the safety poll.
@@ -186,16 +191,7 @@ describe('wake-ups on PostgreSQL after the listening connection is cut', () => {
   });
 
   it('listens again after its connection is cut (PostgreSQL restarted) and looks for what it missed', async () => {
-    const engine = createCheckEngine({
-      store: createStore(database.db),
-      queue: { send: async () => undefined },
-      clock: systemClock,
-      checkers: createCheckers(),
-      log: silentLog,
-      concurrency: 4,
-      batchSize: 4,
-      wakeups,
-    });
+    const engine = checkEngine(createStore(database.db), wakeups);
     engine.start();
     try {
       await sleep(500);

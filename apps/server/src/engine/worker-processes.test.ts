@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/database.ts';
 import { checkResults, monitors } from '../db/schema.ts';
 import { createStore } from '../db/store.ts';
 import type { CheckWorkerReport } from '../test/check-worker.fixture.ts';
@@ -74,6 +75,59 @@ function killLeftovers(spawned: ChildProcess[]): void {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
+type FirstSlots = Map<string, { path: string; firstSlot: number }>;
+
+/** `count` monitors of one user at `siteUrl` + `prefix` + n, their first slots in GROUPS groups from `start`. */
+async function insertMonitors(
+  database: Database,
+  siteUrl: string,
+  count: number,
+  prefix: string,
+  start: number,
+): Promise<FirstSlots> {
+  const owner = await userWithVerifiedEmail(createStore(database.db), new Date());
+  const firstSlots: FirstSlots = new Map();
+  for (let i = 0; i < count; i++) {
+    const path = `${prefix}${i}`;
+    const firstSlot = start + (i % GROUPS) * GROUP_GAP_MS;
+    const id = await insertMonitor(database.db, {
+      userId: owner.id,
+      email: owner.email,
+      url: `${siteUrl}${path}`,
+      nextCheckAt: new Date(firstSlot),
+      intervalSeconds: INTERVAL_MS / 1000,
+    });
+    firstSlots.set(id, { path, firstSlot });
+  }
+  return firstSlots;
+}
+
+/**
+ * The slots checked per monitor path (from the results), and the slots that should have been: every slot on
+ * the monitor's grid from its first up to the one it waits for now, so a missed slot shows as a difference.
+ */
+async function slotsOf(database: Database, firstSlots: FirstSlots) {
+  const rows = await database.db
+    .select({ id: monitors.id, nextCheckAt: monitors.nextCheckAt, claimedUntil: monitors.claimedUntil })
+    .from(monitors);
+  const results = await database.db
+    .select({ monitorId: checkResults.monitorId, slotAt: checkResults.slotAt })
+    .from(checkResults);
+  const checkedSlots: Record<string, number[]> = {};
+  const expectedSlots: Record<string, number[]> = {};
+  for (const { monitorId, slotAt } of results) {
+    (checkedSlots[firstSlots.get(monitorId)!.path] ??= []).push(slotAt.getTime());
+  }
+  for (const row of rows) {
+    const { path, firstSlot } = firstSlots.get(row.id)!;
+    checkedSlots[path]?.sort((a, b) => a - b);
+    expectedSlots[path] = [];
+    for (let slot = firstSlot; slot < row.nextCheckAt.getTime(); slot += INTERVAL_MS)
+      expectedSlots[path].push(slot);
+  }
+  return { rows, results, checkedSlots, expectedSlots };
+}
+
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 // PostgreSQL only: PGlite lives inside one process, so it cannot be shared by two.
@@ -97,22 +151,8 @@ describe('two worker processes on one PostgreSQL database', () => {
           startWorkerProcess(database.connectionString, spawned),
         ]);
 
-        const store = createStore(database.db);
-        const owner = await userWithVerifiedEmail(store, new Date());
         const start = Date.now() + 1_000;
-        const firstSlots = new Map<string, { path: string; firstSlot: number }>();
-        for (let i = 0; i < MONITOR_COUNT; i++) {
-          const path = `/m${i}`;
-          const firstSlot = start + (i % GROUPS) * GROUP_GAP_MS;
-          const id = await insertMonitor(database.db, {
-            userId: owner.id,
-            email: owner.email,
-            url: `${site.url}${path}`,
-            nextCheckAt: new Date(firstSlot),
-            intervalSeconds: INTERVAL_MS / 1000,
-          });
-          firstSlots.set(id, { path, firstSlot });
-        }
+        const firstSlots = await insertMonitors(database, site.url, MONITOR_COUNT, '/m', start);
 
         // Stop halfway between the last group's third slot and the first group's fourth: each is 1.75 s away.
         const lastThirdSlot = start + (SLOTS - 1) * INTERVAL_MS + (GROUPS - 1) * GROUP_GAP_MS;
@@ -121,26 +161,7 @@ describe('two worker processes on one PostgreSQL database', () => {
         await new Promise((resolve) => setTimeout(resolve, stopAt - Date.now()));
         const reports = await Promise.all(workers.map((worker) => worker.stop()));
 
-        const rows = await database.db
-          .select({ id: monitors.id, nextCheckAt: monitors.nextCheckAt, claimedUntil: monitors.claimedUntil })
-          .from(monitors);
-        const results = await database.db
-          .select({ monitorId: checkResults.monitorId, slotAt: checkResults.slotAt })
-          .from(checkResults);
-        const checkedSlots: Record<string, number[]> = {};
-        const expectedSlots: Record<string, number[]> = {};
-        for (const { monitorId, slotAt } of results) {
-          (checkedSlots[firstSlots.get(monitorId)!.path] ??= []).push(slotAt.getTime());
-        }
-        for (const row of rows) {
-          const { path, firstSlot } = firstSlots.get(row.id)!;
-          checkedSlots[path]?.sort((a, b) => a - b);
-          // Every slot on the monitor's grid from its first up to the one it waits for now: none missed.
-          expectedSlots[path] = [];
-          for (let slot = firstSlot; slot < row.nextCheckAt.getTime(); slot += INTERVAL_MS) {
-            expectedSlots[path].push(slot);
-          }
-        }
+        const { rows, checkedSlots, expectedSlots } = await slotsOf(database, firstSlots);
         expect(rows).toHaveLength(MONITOR_COUNT);
         expect(checkedSlots).toEqual(expectedSlots);
 
@@ -197,22 +218,8 @@ describe('three worker processes on one PostgreSQL database, one killed and anot
         const [doomed, ...survivors] = await Promise.all(
           [1, 2, 3].map(() => startWorkerProcess(database.connectionString, spawned, env)),
         );
-        const store = createStore(database.db);
-        const owner = await userWithVerifiedEmail(store, new Date());
         const start = Date.now() + 1_000;
-        const firstSlots = new Map<string, { path: string; firstSlot: number }>();
-        for (let i = 0; i < MONITORS; i++) {
-          const path = `/k${i}`;
-          const firstSlot = start + (i % GROUPS) * GROUP_GAP_MS;
-          const id = await insertMonitor(database.db, {
-            userId: owner.id,
-            email: owner.email,
-            url: `${site.url}${path}`,
-            nextCheckAt: new Date(firstSlot),
-            intervalSeconds: INTERVAL_MS / 1000,
-          });
-          firstSlots.set(id, { path, firstSlot });
-        }
+        const firstSlots = await insertMonitors(database, site.url, MONITORS, '/k', start);
 
         // Killed as it starts a check of its second round, so it dies holding claims; a new worker starts a
         // second later. Stopped between the last group's fourth slot and the first group's fifth.
@@ -225,25 +232,7 @@ describe('three worker processes on one PostgreSQL database, one killed and anot
         await sleepUntil(start + rounds * INTERVAL_MS - (INTERVAL_MS - (GROUPS - 1) * GROUP_GAP_MS) / 2);
         const reports = await Promise.all([...survivors, newcomer].map((worker) => worker!.stop()));
 
-        const rows = await database.db
-          .select({ id: monitors.id, nextCheckAt: monitors.nextCheckAt, claimedUntil: monitors.claimedUntil })
-          .from(monitors);
-        const results = await database.db
-          .select({ monitorId: checkResults.monitorId, slotAt: checkResults.slotAt })
-          .from(checkResults);
-        const checkedSlots: Record<string, number[]> = {};
-        const expectedSlots: Record<string, number[]> = {};
-        for (const { monitorId, slotAt } of results) {
-          (checkedSlots[firstSlots.get(monitorId)!.path] ??= []).push(slotAt.getTime());
-        }
-        for (const row of rows) {
-          const { path, firstSlot } = firstSlots.get(row.id)!;
-          checkedSlots[path]?.sort((a, b) => a - b);
-          expectedSlots[path] = [];
-          for (let slot = firstSlot; slot < row.nextCheckAt.getTime(); slot += INTERVAL_MS) {
-            expectedSlots[path].push(slot);
-          }
-        }
+        const { rows, results, checkedSlots, expectedSlots } = await slotsOf(database, firstSlots);
         // Every slot of every monitor up to the one it waits for now has its one result: none missed.
         expect(rows).toHaveLength(MONITORS);
         expect(checkedSlots).toEqual(expectedSlots);
