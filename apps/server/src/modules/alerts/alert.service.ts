@@ -2,7 +2,6 @@ import {
   TIMELINE_FAILURES_SHOWN,
   type AckLinkError,
   type Alert,
-  type Delivery,
   type IncidentState,
   type IncidentTimeline,
   type ResolvedBy,
@@ -14,6 +13,7 @@ import { MONITOR_NOT_FOUND } from '../monitors/monitor.service.ts';
 import { conditionLabel } from '../monitors/service-catalogue.ts';
 import type { AuthSession } from '../sessions/session.service.ts';
 import type { AckLinks } from './ack-link.ts';
+import { toDelivery } from './delivery-view.ts';
 import { buildTimeline } from './incident-timeline.ts';
 import type { DeliveryRow, IncidentWithMonitor } from './incident.repository.ts';
 
@@ -28,19 +28,6 @@ export const RESOLVED_BEFORE = 'This alert is already resolved.';
 export const TIMELINE_LOOKBACK_MS = 24 * HOUR_MS;
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
-
-function toDelivery(row: DeliveryRow): Delivery {
-  return {
-    event: row.event,
-    channel: row.channel as Delivery['channel'],
-    recipient: row.recipient,
-    status: row.status as Delivery['status'],
-    attempts: row.attempts,
-    lastError: row.lastError,
-    sentAt: iso(row.sentAt),
-    fallbackFor: (row.fallbackFor as Delivery['fallbackFor']) ?? null,
-  };
-}
 
 function toAlert(row: IncidentWithMonitor, deliveries: DeliveryRow[]): Alert {
   return {

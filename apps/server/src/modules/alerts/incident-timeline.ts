@@ -1,4 +1,5 @@
-import type { Delivery, IncidentState, IncidentTimeline, ResolvedBy, TimelineEvent } from '@vigil/contracts';
+import type { IncidentState, IncidentTimeline, ResolvedBy, TimelineEvent } from '@vigil/contracts';
+import { toDelivery } from './delivery-view.ts';
 import type {
   DeliveryRow,
   FailedCheck,
@@ -47,14 +48,7 @@ function deliveryEvent(row: DeliveryRow, tries: FailedTry[]): TimelineEvent {
   return {
     kind: 'delivery',
     at: (row.sentAt ?? given ?? row.createdAt).toISOString(),
-    event: row.event,
-    channel: row.channel as Delivery['channel'],
-    recipient: row.recipient,
-    status: row.status as Delivery['status'],
-    attempts: row.attempts,
-    lastError: row.lastError,
-    sentAt: row.sentAt?.toISOString() ?? null,
-    fallbackFor: (row.fallbackFor as Delivery['fallbackFor']) ?? null,
+    ...toDelivery(row),
     failedTries: listed.map((item) => ({ at: item.at.toISOString(), error: item.error })),
   };
 }
