@@ -2,13 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCheckers } from '../checks/all-checkers.ts';
-import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
 import { createCheckEngine, SAFETY_POLL_MS } from '../engine/check-engine.ts';
-import { defineJob, type JobDefinition, type WorkerDeps } from '../jobs/job.ts';
+import { defineJob, type JobDefinition } from '../jobs/job.ts';
 import { startJobs } from '../jobs/job-queue.ts';
 import { systemClock } from '../lib/clock.ts';
-import { databases } from '../test/databases.ts';
-import { insertMonitor, userWithVerifiedEmail } from '../test/engine-kit.ts';
+import { databases, type TestDatabase } from '../test/databases.ts';
+import { insertMonitor, quietWorkerDeps, userWithVerifiedEmail } from '../test/engine-kit.ts';
 import { startTargetServer, type TargetServer } from '../test/target-server.ts';
 import { openDatabase, type Database } from './database.ts';
 import { rowsOf } from './raw-sql.ts';
@@ -45,18 +44,26 @@ function checkEngine(store: Store, wakeups: Wakeups) {
   });
 }
 
-function deps(queue: WorkerDeps['queue'], database: Database): WorkerDeps {
+/** A fresh database, a second connection to it (the same one on PGlite), this process's wake-ups and a site. */
+async function setUp(testDatabase: TestDatabase) {
+  const { database, drop } = await testDatabase.create();
+  const other =
+    database.kind === 'postgres'
+      ? await openDatabase({ databaseUrl: database.connectionString, poolSize: 2 })
+      : database;
+  const wakeups = createWakeups(database);
+  const site = await startTargetServer();
   return {
-    email: { send: async () => ({ messageId: '<none@test>', response: '250 OK' }), close: () => undefined },
-    log: silentLog,
-    store: createStore(database.db),
-    clock: systemClock,
-    ackLink: async () => 'http://localhost/ack',
-    publicUrl: 'http://localhost',
-    resultRetentionHours: 48,
-    phone: null,
-    phonePolicy: DEFAULT_PHONE_POLICY,
-    queue,
+    database,
+    other,
+    wakeups,
+    site,
+    async tearDown() {
+      await site.close();
+      await wakeups.close();
+      if (other !== database) await other.close();
+      await drop();
+    },
   };
 }
 
@@ -64,25 +71,12 @@ describe.each(databases)('wake-ups instead of polling on $name', (testDatabase) 
   let database: Database;
   /** Another connection to the same database (another process's, on PostgreSQL); PGlite has only the one. */
   let other: Database;
-  let drop: () => Promise<void>;
   let wakeups: Wakeups;
   let site: TargetServer;
+  let tearDown: (() => Promise<void>) | undefined;
 
-  beforeAll(async () => {
-    ({ database, drop } = await testDatabase.create());
-    other =
-      database.kind === 'postgres'
-        ? await openDatabase({ databaseUrl: database.connectionString, poolSize: 2 })
-        : database;
-    wakeups = createWakeups(database);
-    site = await startTargetServer();
-  });
-  afterAll(async () => {
-    await site?.close();
-    await wakeups?.close();
-    if (other !== database) await other?.close();
-    await drop?.();
-  });
+  beforeAll(async () => ({ database, other, wakeups, site, tearDown } = await setUp(testDatabase)));
+  afterAll(() => tearDown?.());
 
   it('checks a monitor created elsewhere at once, though the scheduler sleeps far longer with nothing due', async () => {
     expect(SAFETY_POLL_MS).toBeGreaterThanOrEqual(PROMPTLY_MS * 4);
@@ -147,7 +141,7 @@ describe.each(databases)('wake-ups instead of polling on $name', (testDatabase) 
       jobs: [job as JobDefinition<unknown>],
     });
     try {
-      await workers.run(deps(workers.queue, database));
+      await workers.run(quietWorkerDeps(database, workers.queue));
       // The workers' first fetch found nothing: they sleep until woken.
       await sleep(1000);
       const sentAt = Date.now();
@@ -169,26 +163,18 @@ describe.each(databases)('wake-ups instead of polling on $name', (testDatabase) 
 
 // PostgreSQL only: PGlite runs inside the process, with no connection that could be cut.
 describe('wake-ups on PostgreSQL after the listening connection is cut', () => {
-  const postgres = databases.find((d) => d.name === 'PostgreSQL')!;
   let database: Database;
   let other: Database;
-  let drop: () => Promise<void>;
   let wakeups: Wakeups;
   let site: TargetServer;
+  let tearDown: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    ({ database, drop } = await postgres.create());
-    if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
-    other = await openDatabase({ databaseUrl: database.connectionString, poolSize: 2 });
-    wakeups = createWakeups(database);
-    site = await startTargetServer();
+    ({ database, other, wakeups, site, tearDown } = await setUp(
+      databases.find((d) => d.name === 'PostgreSQL')!,
+    ));
   });
-  afterAll(async () => {
-    await site?.close();
-    await wakeups?.close();
-    await other?.close();
-    await drop?.();
-  });
+  afterAll(() => tearDown?.());
 
   it('listens again after its connection is cut (PostgreSQL restarted) and looks for what it missed', async () => {
     const engine = checkEngine(createStore(database.db), wakeups);

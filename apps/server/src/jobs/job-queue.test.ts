@@ -1,19 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Database } from '../db/database.ts';
-import { createStore } from '../db/store.ts';
-import { systemClock } from '../lib/clock.ts';
-import type { EmailSender } from '../notify/email.ts';
 import { databases } from '../test/databases.ts';
+import { quietWorkerDeps } from '../test/engine-kit.ts';
 import { defineJob, type JobDefinition } from './job.ts';
-import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
 import { pgliteAdapter, startJobs } from './job-queue.ts';
-
-const silentLog = { error: () => undefined, warn: () => undefined } as never;
-const noEmail: EmailSender = {
-  send: async () => ({ messageId: '<none@test>', response: '250 OK' }),
-  close: () => undefined,
-};
 
 function deferred() {
   let resolve!: () => void;
@@ -50,18 +41,7 @@ describe.each(databases)('background jobs on $name', (testDatabase) => {
       },
     });
     const jobs = await startJobs({ database, runWorkers: true, jobs: [job as JobDefinition<unknown>] });
-    await jobs.run({
-      email: noEmail,
-      log: silentLog,
-      store: createStore(database.db),
-      clock: systemClock,
-      ackLink: async () => 'http://localhost/ack',
-      publicUrl: 'http://localhost',
-      resultRetentionHours: 48,
-      phone: null,
-      phonePolicy: DEFAULT_PHONE_POLICY,
-      queue: jobs.queue,
-    });
+    await jobs.run(quietWorkerDeps(database, jobs.queue));
     await jobs.queue.send(job, { n: 7 });
     await started.promise;
 

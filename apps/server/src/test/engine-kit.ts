@@ -1,8 +1,11 @@
 import type { WebsiteConditions } from '@vigil/contracts';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
+import type { Database, Db } from '../db/database.ts';
+import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
+import type { WorkerDeps } from '../jobs/job.ts';
+import { systemClock } from '../lib/clock.ts';
 import { monitors } from '../db/schema.ts';
-import type { Store } from '../db/store.ts';
+import { createStore, type Store } from '../db/store.ts';
 import { recordEventDeliveries } from '../engine/alert-events.ts';
 import { newMonitorKey } from '../modules/auth/auth.service.ts';
 import { uniqueEmail } from './test-app.ts';
@@ -96,4 +99,20 @@ export async function openTestIncident(
     });
     return { incidentId, deliveryIds };
   });
+}
+
+/** What job workers get in tests that send no email and call nobody: every message is taken and dropped. */
+export function quietWorkerDeps(database: Database, queue: WorkerDeps['queue']): WorkerDeps {
+  return {
+    email: { send: async () => ({ messageId: '<none@test>', response: '250 OK' }), close: () => undefined },
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined } as never,
+    store: createStore(database.db),
+    clock: systemClock,
+    ackLink: async () => 'http://localhost/ack',
+    publicUrl: 'http://localhost',
+    resultRetentionHours: 48,
+    phone: null,
+    phonePolicy: DEFAULT_PHONE_POLICY,
+    queue,
+  };
 }

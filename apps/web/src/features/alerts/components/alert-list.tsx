@@ -16,6 +16,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { Link } from 'react-router';
 import type { Alert } from '@vigil/contracts';
+import { CardList } from '../../../components/card-list.tsx';
 import { HonestEmptyState } from '../../../components/honest-empty-state.tsx';
 import { IconBell } from '../../../components/icons.tsx';
 import { ErrorState, StaleNotice } from '../../../components/page-states.tsx';
@@ -257,15 +258,7 @@ export function AlertList({ query, onPageChange, empty, linkMonitors = true, ref
         </Paper>
       ) : (
         // On a phone each alert is a card: what broke and Acknowledge first, then when and who was told.
-        <Stack
-          component="ul"
-          gap="sm"
-          m={0}
-          p={0}
-          aria-busy={busy}
-          aria-label="Alerts"
-          style={{ listStyle: 'none', opacity: busy ? 0.6 : 1 }}
-        >
+        <CardList label="Alerts" busy={busy}>
           {data.list.map((alert) => (
             <Paper component="li" withBorder radius="lg" p="md" key={alert.incidentId}>
               <Stack gap="sm">
@@ -295,7 +288,7 @@ export function AlertList({ query, onPageChange, empty, linkMonitors = true, ref
               </Stack>
             </Paper>
           ))}
-        </Stack>
+        </CardList>
       )}
       {onPageChange && pages > 1 ? (
         <Group justify="flex-end">

@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import type { Monitor } from '@vigil/contracts';
+import { CardList } from '../../../components/card-list.tsx';
 import { HonestEmptyState } from '../../../components/honest-empty-state.tsx';
 import {
   IconActivity,
@@ -273,15 +274,7 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
         // Narrower than the table, each monitor is a card: name and status, then its three numbers.
         <Stack gap="sm">
           <Group px="md">{selectAll}</Group>
-          <Stack
-            component="ul"
-            gap="sm"
-            m={0}
-            p={0}
-            aria-label={caption}
-            aria-busy={busy}
-            style={{ listStyle: 'none', opacity: busy ? 0.6 : 1 }}
-          >
+          <CardList label={caption} busy={busy}>
             {list.map((monitor) => (
               <Paper
                 component="li"
@@ -316,7 +309,7 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
                 </SimpleGrid>
               </Paper>
             ))}
-          </Stack>
+          </CardList>
         </Stack>
       )}
 
