@@ -180,7 +180,7 @@ export const monitors = pgTable(
     updatedAt: timestamptz('updated_at').notNull(),
   },
   (table) => [
-    // With the id, a page of the list (newest first, by created_at then id) is read from the index alone.
+    // A person's monitors: the summary, the plan's limits. (The list's pages go through monitor_order.)
     index('monitors_user_id_created_at_idx').on(table.userId, table.createdAt, table.id),
     index('monitors_due_idx')
       .on(table.nextCheckAt)
@@ -245,6 +245,23 @@ export const checkRollups = pgTable(
     avgMs: real('avg_ms'),
   },
   (table) => [primaryKey({ columns: [table.monitorId, table.hour] })],
+);
+
+/**
+ * Each monitor's place in its owner's list, newest first: the list's pages are counted and skipped through here.
+ * The engine rewrites every running monitor's row each interval, so the monitors table's pages are never all
+ * visible and an offset over its index visits the table for every skipped row; this table changes only when a
+ * monitor is created or deleted, so a page and the count are read from its primary key alone. Triggers on
+ * `monitors` keep it (migration 0012_monitor_order), whoever inserts or deletes.
+ */
+export const monitorOrder = pgTable(
+  'monitor_order',
+  {
+    userId: uuid('user_id').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    monitorId: uuid('monitor_id').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.createdAt, table.monitorId] })],
 );
 
 /** One per monitor and condition while not resolved (partial unique index). */

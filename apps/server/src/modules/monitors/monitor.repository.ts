@@ -1,7 +1,7 @@
 import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { rowsOf } from '../../db/raw-sql.ts';
-import { monitors } from '../../db/schema.ts';
+import { monitorOrder, monitors } from '../../db/schema.ts';
 import { endIncidentsOfPaused } from '../alerts/incident.repository.ts';
 
 export type MonitorRow = typeof monitors.$inferSelect;
@@ -40,18 +40,18 @@ const openIncidents = sql<number>`(select count(*) from incidents as open
 
 /**
  * The two reads behind every list and detail request, one statement each, prepared once per connection:
- * PostgreSQL plans them once and the server builds their SQL once. The page also counts the user's monitors.
- * Its rows are picked by id first, so open incidents are counted for them only, not for the rows the offset
- * skips (and they stay plain table rows, which drizzle maps several times faster than a subquery's).
+ * PostgreSQL plans them once and the server builds their SQL once. A page's ids are skipped to and the user's
+ * monitors counted in `monitor_order`, from its primary key alone; then the page's rows are read by id, so open
+ * incidents are counted for them only (and they stay plain table rows, which drizzle maps several times faster
+ * than a subquery's).
  */
 function prepareViews(db: Db) {
   const user = sql.placeholder('userId');
-  const newestFirst = [desc(monitors.createdAt), desc(monitors.id)];
   const pageIds = db
-    .select({ id: monitors.id })
-    .from(monitors)
-    .where(eq(monitors.userId, user))
-    .orderBy(...newestFirst)
+    .select({ id: monitorOrder.monitorId })
+    .from(monitorOrder)
+    .where(eq(monitorOrder.userId, user))
+    .orderBy(desc(monitorOrder.createdAt), desc(monitorOrder.monitorId))
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'));
   return {
@@ -59,11 +59,11 @@ function prepareViews(db: Db) {
       .select({
         row: shownColumns,
         openIncidents,
-        total: sql<number>`(select count(*) from ${monitors} as owned where owned.user_id = ${user})::int`,
+        total: sql<number>`(select count(*) from ${monitorOrder} as owned where owned.user_id = ${user})::int`,
       })
       .from(monitors)
       .where(inArray(monitors.id, pageIds))
-      .orderBy(...newestFirst)
+      .orderBy(desc(monitors.createdAt), desc(monitors.id))
       .prepare('monitor_view_page'),
     one: db
       .select({ row: shownColumns, openIncidents })
@@ -97,7 +97,7 @@ export function createMonitorRepository(db: Db) {
 
   return {
     async countOfUser(userId: string): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(monitors).where(eq(monitors.userId, userId));
+      const [row] = await db.select({ n: count() }).from(monitorOrder).where(eq(monitorOrder.userId, userId));
       return Number(row?.n ?? 0);
     },
 
