@@ -122,10 +122,11 @@ describe.each(databases)('the HTTP app on $name', (testDatabase) => {
   });
 
   it('never leaks internals in a 500', async () => {
-    const { database, config } = t.deps;
+    const { database, wakeups, config } = t.deps;
     const failing = await buildApp({
       config,
       database,
+      wakeups,
       queue: {
         send: async () => {
           throw new Error('connect ECONNREFUSED 10.1.2.3:5432 secret-host');

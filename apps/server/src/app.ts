@@ -10,6 +10,7 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createStore } from './db/store.ts';
+import type { Wakeups } from './db/wakeups.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { answerFrameworkError, registerErrorHandling } from './lib/error-handler.ts';
@@ -39,6 +40,7 @@ import { planRoutes } from './modules/plans/plan.routes.ts';
 import { createPlanService } from './modules/plans/plan.service.ts';
 import { createRateLimiter } from './modules/rate-limits/rate-limit.service.ts';
 import { registerAuthentication } from './modules/sessions/authenticate.ts';
+import { createSessionCache } from './modules/sessions/session-cache.ts';
 import { createSessionService } from './modules/sessions/session.service.ts';
 import { userRoutes } from './modules/users/user.routes.ts';
 import { createUserService } from './modules/users/user.service.ts';
@@ -83,6 +85,8 @@ export interface AppDeps {
   /** How alert calls ring and retry (tests shorten the pause). */
   phonePolicy?: PhonePolicy;
   database: Database;
+  /** This process's LISTEN/NOTIFY: ended and changed sessions leave the session cache through it. */
+  wakeups: Wakeups;
   queue: JobQueue;
   clock?: Clock;
   passwordHasher?: PasswordHasher;
@@ -133,7 +137,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const store = createStore(database.db);
   const hasher = deps.passwordHasher ?? createPasswordHasher();
-  const sessions = createSessionService({ sessions: store.sessions, clock, ttlDays: config.sessionTtlDays });
+  const sessionCache = await createSessionCache({ wakeups: deps.wakeups });
+  app.addHook('onClose', async () => sessionCache.close());
+  const sessions = createSessionService({
+    sessions: store.sessions,
+    clock,
+    ttlDays: config.sessionTtlDays,
+    cache: sessionCache,
+  });
   const limiter = createRateLimiter({ rateLimits: store.rateLimits, clock });
   const authenticate = registerAuthentication(app, sessions);
   const auth = createAuthService({

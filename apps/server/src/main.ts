@@ -85,7 +85,14 @@ async function main(config: Config): Promise<void> {
   const runWorkers = config.role !== 'api';
   const wakeups = createWakeups(database);
   const jobs = await startJobs({ database, runWorkers, wakeups });
-  const app = await buildApp({ config, database, queue: jobs.queue, sandbox: sandbox?.plugin, tokenCipher });
+  const app = await buildApp({
+    config,
+    database,
+    wakeups,
+    queue: jobs.queue,
+    sandbox: sandbox?.plugin,
+    tokenCipher,
+  });
   // The partitions of check results, from the retention window's start to a day ahead, before anything is
   // checked or imported (the roll-up job keeps them from then on). Should it fail, the DEFAULT partition takes
   // results until the job's next run.

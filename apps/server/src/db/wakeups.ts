@@ -5,12 +5,25 @@ import type { Database } from './database.ts';
 export const MONITORS_CHANNEL = 'vigil_monitors';
 /** A job was sent; the payload says which queue and when it may start (jobs/job-queue.ts). */
 export const JOBS_CHANNEL = 'vigil_jobs';
+/**
+ * A session was deleted or changed (triggers, migration 0013_session_notify): the payload is its token hash,
+ * `user:<id>` for all of a user's sessions, or `*` for every session (modules/sessions/session-cache.ts).
+ */
+export const SESSIONS_CHANNEL = 'vigil_sessions';
 
 /**
  * Called with each payload sent on the channel, from any process. Called with `null` when notifications may
  * have been missed (the listening connection was lost and is back): the listener should look for itself.
  */
 export type WakeupHandler = (payload: string | null) => void;
+
+export interface ListenOptions {
+  /**
+   * Called at once when notifications stop arriving (the listening connection was lost, or `close`), before the
+   * handler's `null` when they arrive again: for a listener that must not act on what it heard before meanwhile.
+   */
+  onLost?: () => void;
+}
 
 /**
  * The LISTEN side of PostgreSQL's LISTEN/NOTIFY between the processes sharing one database, so that waiting work
@@ -19,7 +32,9 @@ export type WakeupHandler = (payload: string | null) => void;
  */
 export interface Wakeups {
   /** Resolves once the channel is listened to (or, when the database is unreachable, once reconnecting). */
-  listen(channel: string, handler: WakeupHandler): Promise<() => void>;
+  listen(channel: string, handler: WakeupHandler, options?: ListenOptions): Promise<() => void>;
+  /** Whether notifications on the channel reach this process now. */
+  isListening(channel: string): boolean;
   close(): Promise<void>;
 }
 
@@ -32,36 +47,51 @@ export function createWakeups(database: Database): Wakeups {
 
 /** PGlite runs in this process: its LISTEN shares the one connection, and notifications arrive after the query. */
 function pgliteWakeups(pglite: Extract<Database, { kind: 'pglite' }>['pglite']): Wakeups {
-  const stops = new Set<() => Promise<void>>();
+  const listeners = new Set<{ channel: string; onLost?: () => void; stop: () => Promise<void> }>();
   return {
-    async listen(channel, handler) {
+    async listen(channel, handler, options) {
       const unlisten = await pglite.listen(channel, (payload) => handler(payload));
-      const stop = async () => {
-        stops.delete(stop);
-        if (!pglite.closed) await unlisten();
+      const listener = {
+        channel,
+        onLost: options?.onLost,
+        async stop() {
+          listeners.delete(listener);
+          if (!pglite.closed) await unlisten();
+        },
       };
-      stops.add(stop);
-      return () => void stop().catch(() => undefined);
+      listeners.add(listener);
+      return () => void listener.stop().catch(() => undefined);
     },
+    isListening: (channel) =>
+      !pglite.closed && [...listeners].some((listener) => listener.channel === channel),
     async close() {
-      await Promise.allSettled([...stops].map((stop) => stop()));
+      const all = [...listeners];
+      for (const listener of all) listener.onLost?.();
+      await Promise.allSettled(all.map((listener) => listener.stop()));
     },
   };
 }
 
 /**
  * One connection of its own per process holds the LISTENs (a pooled connection would be handed to queries and
- * closed when idle). When it is lost it is opened again every RECONNECT_MS, and every handler is called with
- * `null` once it is back.
+ * closed when idle). When it is lost every `onLost` is called at once, it is opened again every RECONNECT_MS,
+ * and every handler is called with `null` once it is back.
  */
 function postgresWakeups(database: Extract<Database, { kind: 'postgres' }>): Wakeups {
   const handlers = new Map<string, Set<WakeupHandler>>();
+  const lostCallbacks = new Set<() => void>();
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
-  /** The channels the current connection listens to. */
+  /** The channels the current connection was asked to listen to, and those whose LISTEN is done. */
   let listening = new Set<string>();
+  let confirmed = new Set<string>();
+
+  function lost(): void {
+    confirmed = new Set();
+    for (const onLost of lostCallbacks) onLost();
+  }
 
   const quoted = (channel: string) => {
     if (!/^[a-z_]+$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
@@ -82,6 +112,7 @@ function postgresWakeups(database: Extract<Database, { kind: 'postgres' }>): Wak
     next.on('end', () => {
       if (client !== next) return;
       client = undefined;
+      lost();
       reconnectLater();
     });
     try {
@@ -96,6 +127,7 @@ function postgresWakeups(database: Extract<Database, { kind: 'postgres' }>): Wak
     }
     client = next;
     listening = new Set();
+    confirmed = new Set();
     await listenAll();
   }
 
@@ -106,7 +138,10 @@ function postgresWakeups(database: Extract<Database, { kind: 'postgres' }>): Wak
     for (const channel of handlers.keys()) {
       if (listening.has(channel)) continue;
       listening.add(channel);
-      await current.query(`listen ${quoted(channel)}`).catch(() => listening.delete(channel));
+      await current.query(`listen ${quoted(channel)}`).then(
+        () => client === current && confirmed.add(channel),
+        () => listening.delete(channel),
+      );
     }
   }
 
@@ -124,11 +159,13 @@ function postgresWakeups(database: Extract<Database, { kind: 'postgres' }>): Wak
   }
 
   return {
-    async listen(channel, handler) {
+    async listen(channel, handler, options) {
       quoted(channel);
       const set = handlers.get(channel) ?? new Set();
       handlers.set(channel, set);
       set.add(handler);
+      const onLost = options?.onLost;
+      if (onLost) lostCallbacks.add(onLost);
       if (!client && !retry) {
         connecting ??= connect()
           .catch(() => reconnectLater())
@@ -136,10 +173,15 @@ function postgresWakeups(database: Extract<Database, { kind: 'postgres' }>): Wak
       }
       await connecting;
       await listenAll();
-      return () => void handlers.get(channel)?.delete(handler);
+      return () => {
+        handlers.get(channel)?.delete(handler);
+        if (onLost) lostCallbacks.delete(onLost);
+      };
     },
+    isListening: (channel) => confirmed.has(channel),
     async close() {
       closed = true;
+      lost();
       clearTimeout(retry);
       await connecting?.catch(() => undefined);
       const last = client;

@@ -8,6 +8,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp, type AppDeps } from '../app.ts';
 import type { Database } from '../db/database.ts';
 import { createStore } from '../db/store.ts';
+import { createWakeups } from '../db/wakeups.ts';
 import { startJobs, type Jobs } from '../jobs/job-queue.ts';
 import { createAckLinks } from '../modules/alerts/ack-link.ts';
 import {
@@ -94,7 +95,8 @@ export async function startTestApp(
     },
   });
   const { smtpPort, stripePort } = await sandbox.start();
-  const jobs: Jobs = await startJobs({ database, runWorkers: true });
+  const wakeups = createWakeups(database);
+  const jobs: Jobs = await startJobs({ database, runWorkers: true, wakeups });
   const deps: AppDeps = {
     config: {
       publicUrl: url,
@@ -134,6 +136,7 @@ export async function startTestApp(
     tokenCipher: createTokenCipher(parseTokenKeys(newTokenKey('test'))),
     phonePolicy,
     database,
+    wakeups,
     queue: jobs.queue,
     clock,
     sandbox: sandbox.plugin,
@@ -179,6 +182,7 @@ export async function startTestApp(
       await jobs.stop();
       email.close();
       await sandbox.stop();
+      await wakeups.close();
       await drop();
       await rm(webDist, { recursive: true, force: true });
     },

@@ -180,6 +180,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         await limiter.clear(LIMITS.signInByAccountAndAddress(user.email, caller.ip), tx.rateLimits);
         await limiter.clear(LIMITS.signInByAccount(user.email), tx.rateLimits);
       });
+      sessions.forgetUser(user.id);
     },
 
     async changePassword(
@@ -209,6 +210,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         await tx.sessions.deleteOthersOfUser(user.id, session.sessionId);
         await limiter.clear(byAccount, tx.rateLimits);
       });
+      sessions.forgetUser(user.id);
     },
   };
 }
