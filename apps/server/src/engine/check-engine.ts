@@ -148,14 +148,17 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   async function runCheck(monitor: ClaimedMonitor, leaseUntil: Date): Promise<void> {
     const checkedAt = clock.now();
     const checker = checkers[monitor.service as keyof CheckerMap]!;
-    const signal = AbortSignal.timeout(CHECK_DEADLINE_MS);
+    // A timer cleared when the check is done, not AbortSignal.timeout's, which fires (building an abort error)
+    // long after every check.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), CHECK_DEADLINE_MS);
     try {
       const outcome = await checker.check({
         target: monitor.target,
         conditions: monitor.conditions,
         now: checkedAt,
         slotAt: monitor.slotAt,
-        signal,
+        signal: deadline.signal,
       });
       finished.push({ monitor, leaseUntil, checkedAt, outcome, error: null });
     } catch (error) {
@@ -168,6 +171,8 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
         outcome: null,
         error: `Vigil could not run this check: ${(error as Error).message}`,
       });
+    } finally {
+      clearTimeout(timer);
     }
     if (finished.length >= options.batchSize) void flush();
     else flushTimer ??= setTimeout(() => void flush(), FLUSH_DELAY_MS);

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { WebsiteConditions } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../lib/clock.ts';
@@ -153,6 +155,49 @@ describe('website checker', () => {
     // The failure is counted once: the other conditions are not judged without an answer.
     expect(verdict(timedOut, 'http_status')?.ok).toBeNull();
     expect(verdict(timedOut, 'keyword')?.ok).toBeNull();
+  });
+
+  it('gives up on a page that stops halfway, at the timeout or when the engine ends the check', async () => {
+    // Headers and the start of a page, then nothing more.
+    const stalled = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.write('<h1>Welcome to the');
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}/`;
+    const reading = (timeoutMs: number) =>
+      conditions({
+        timeout: { enabled: true, timeoutMs },
+        keyword: { enabled: true, keyword: 'shop', mode: 'missing' },
+      });
+    try {
+      const started = Date.now();
+      const timedOut = await check(url, reading(1000));
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(verdict(timedOut, 'timeout')).toEqual({
+        key: 'timeout',
+        ok: false,
+        summary: `No answer from http://127.0.0.1:${new URL(url).port} within 1 s`,
+      });
+      expect(verdict(timedOut, 'keyword')?.ok).toBeNull();
+
+      // The engine's deadline ends it too, long before the monitor's own timeout.
+      const engine = new AbortController();
+      const ending = Date.now();
+      setTimeout(() => engine.abort(), 300);
+      const ended = await checker.check({
+        target: { url },
+        conditions: reading(60_000),
+        now: new Date(),
+        slotAt: new Date(),
+        signal: engine.signal,
+      });
+      expect(Date.now() - ending).toBeLessThan(5000);
+      expect(verdict(ended, 'timeout')?.ok).toBe(false);
+    } finally {
+      stalled.closeAllConnections();
+      await new Promise((resolve) => stalled.close(resolve));
+    }
   });
 
   it('fails HTTP status when nothing listens', async () => {
