@@ -8,6 +8,7 @@ import { applyPlanLimitsJob } from '../jobs/apply-plan-limits.job.ts';
 import { sweepBillingJob } from '../jobs/apply-stripe-event.job.ts';
 import { queueDeliveries } from '../jobs/deliver-alert.job.ts';
 import { rollUpResultsJob } from '../jobs/roll-up-results.job.ts';
+import { vacuumMonitorsJob } from '../jobs/vacuum-monitors.job.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
 import { countCheck } from '../modules/monitors/uptime-tally.ts';
 import { recordEventDeliveries } from './alert-events.ts';
@@ -52,6 +53,8 @@ const ROLL_UP_EVERY_SECONDS = 600;
 const BILLING_SWEEP_SECONDS = 60;
 /** Plans that ended or shrank are applied, and their warnings sent, this often (jobs/apply-plan-limits.job.ts). */
 const PLAN_LIMITS_EVERY_SECONDS = 60;
+/** The monitors table is vacuumed this often while checks run, where no autovacuum does (jobs/vacuum-monitors.job.ts). */
+const VACUUM_EVERY_SECONDS = 60;
 
 export interface CheckEngineOptions {
   store: Store;
@@ -70,6 +73,8 @@ export interface CheckEngineOptions {
    * over within a check interval; it must stay longer than any check the worker runs.
    */
   claimLeaseMs?: number;
+  /** How often the monitors table's vacuum is asked for while checks run, VACUUM_EVERY_SECONDS by default. */
+  vacuumEveryMs?: number;
 }
 
 export interface CheckEngine {
@@ -130,6 +135,10 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   let lastRollUp = 0;
   let lastBillingSweep = 0;
   let lastPlanLimits = 0;
+  const vacuumEveryMs = options.vacuumEveryMs ?? VACUUM_EVERY_SECONDS * 1000;
+  let lastVacuum = performance.now();
+  /** Results written since the last vacuum was asked for: an idle engine asks for none. */
+  let writtenSinceVacuum = 0;
 
   async function claimAndStart(limit: number): Promise<number> {
     const now = clock.now();
@@ -199,6 +208,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     for (let attempt = 1; ; attempt++) {
       try {
         await write(batch);
+        writtenSinceVacuum += batch.length;
         if (attempt > 1) log.info({ count: batch.length, attempt }, 'check results written after a retry');
         return;
       } catch (error) {
@@ -388,6 +398,12 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     if (lastPlanLimits === 0 || at - lastPlanLimits >= PLAN_LIMITS_EVERY_SECONDS * 1000) {
       lastPlanLimits = at;
       await queue.send(applyPlanLimitsJob, {}, { oncePerSeconds: PLAN_LIMITS_EVERY_SECONDS });
+    }
+    if (at - lastVacuum >= vacuumEveryMs) {
+      lastVacuum = at;
+      if (writtenSinceVacuum > 0)
+        await queue.send(vacuumMonitorsJob, {}, { oncePerSeconds: VACUUM_EVERY_SECONDS });
+      writtenSinceVacuum = 0;
     }
   }
 

@@ -153,6 +153,20 @@ export function createCheckRepository(db: Db) {
     },
 
     /**
+     * VACUUM of the monitors table, unless an autovacuum launcher runs (then it is autovacuum's to do). Answers
+     * whether it vacuumed. Not in a transaction: VACUUM cannot run inside one.
+     */
+    async vacuumMonitors(): Promise<boolean> {
+      const [row] = await rowsOf<{ autovacuum: boolean }>(
+        db,
+        sql`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as autovacuum`,
+      );
+      if (row?.autovacuum) return false;
+      await db.execute(sql`vacuum monitors`);
+      return true;
+    },
+
+    /**
      * Moves these monitors' next check to now. One a worker is checking right now keeps its slot and is marked
      * to be checked again as soon as that check is written, since it may have read the account before the change.
      */

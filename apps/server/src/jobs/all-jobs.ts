@@ -6,6 +6,7 @@ import { rollUpResultsJob } from './roll-up-results.job.ts';
 import { sendAccountNoticeJob } from './send-account-notice.job.ts';
 import { sendEmailJob } from './send-email.job.ts';
 import { sendPhoneCodeJob } from './send-phone-code.job.ts';
+import { vacuumMonitorsJob } from './vacuum-monitors.job.ts';
 
 /** Every job the workers run; a queue is created for each at start. */
 export const ALL_JOBS: JobDefinition<unknown>[] = [
@@ -17,4 +18,5 @@ export const ALL_JOBS: JobDefinition<unknown>[] = [
   sweepBillingJob,
   applyPlanLimitsJob,
   sendAccountNoticeJob,
+  vacuumMonitorsJob,
 ] as JobDefinition<unknown>[];
