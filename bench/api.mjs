@@ -18,6 +18,7 @@ import {
   startServer,
   stopChild,
 } from './lib.mjs';
+import { seedHistory } from './history.mjs';
 
 const PORT = 3393;
 const PASSWORD = 'Bench-Pass-2026!x';
@@ -59,91 +60,8 @@ export async function register(email) {
   return JSON.parse(res.body).data.token;
 }
 
-const HOUR = 3_600_000;
-/** RESULT_RETENTION_HOURS' default: the roll-up job drops the partitions of raw results older than this. */
-const RETENTION_HOURS = 48;
 /** The longest range the monitor page shows (30 d), kept as hourly roll-ups. */
 const HISTORY_HOURS = 30 * 24;
-
-/**
- * The measured user's monitors as a running system holds them: one-minute results over the retention period,
- * written minute by minute across all the monitors as the engine writes them (so one monitor's rows are
- * scattered over the table, one per heap page); the hourly roll-ups the roll-up job makes from them (its own
- * query) for every hour before the current one, as in an hour's first minutes; older roll-ups back to 30 days;
- * and the hourly tallies the engine keeps on each monitor's row. All results but the newest two hours are
- * vacuumed, as autovacuum would have done; the newest hours are not, as in a live table. The results land in
- * the time partitions the server made at start-up (the retention window and a day ahead), as the engine's do.
- */
-async function seedHistory(client, userId) {
-  const now = Date.now();
-  const currentHour = Math.floor(now / HOUR) * HOUR;
-  const firstRawHour = currentHour - RETENTION_HOURS * HOUR;
-  const lastMinute = Math.floor(now / 60_000) * 60_000;
-  const iso = (ms) => new Date(ms).toISOString();
-  await client.query(
-    `insert into check_rollups (monitor_id, hour, checks, failures, p50_ms, p95_ms, p99_ms, avg_ms)
-     select m.id, h, 60, ((extract(epoch from h) / 3600)::bigint + m.n) % 7 / 3, 40 + m.n % 20, 70 + m.n % 20,
-       90 + m.n % 20, 45 + m.n % 20
-     from generate_series($2::timestamptz, $3::timestamptz, interval '1 hour') h
-       cross join (select id, row_number() over (order by created_at) as n from monitors where user_id = $1) m
-     order by h, m.n`,
-    [userId, iso(currentHour - HISTORY_HOURS * HOUR), iso(firstRawHour - HOUR)],
-  );
-  for (let hour = firstRawHour; hour <= currentHour; hour += HOUR) {
-    if (hour === currentHour - HOUR) await client.query('vacuum analyze check_results, check_rollups');
-    await client.query(
-      `insert into check_results (monitor_id, slot_at, checked_at, ok, response_ms, status_code, failed_conditions, error)
-       select m.id, s.at, s.at + (80 + m.n % 50) * interval '1 millisecond', r.ok, 30 + (r.k + 7 * m.n) % 50,
-         case when r.ok then 200 else 503 end,
-         case when r.ok then '[]'::jsonb else '["http_status"]'::jsonb end,
-         case when r.ok then null else 'HTTP 503 from http://127.0.0.1:9/' end
-       from generate_series($2::timestamptz, $3::timestamptz, interval '1 minute') s(at)
-         cross join (select id, row_number() over (order by created_at) as n from monitors where user_id = $1) m
-         cross join lateral (select (extract(epoch from s.at) / 60)::bigint as k) k0
-         cross join lateral (select k0.k as k, (k0.k + m.n) % 97 <> 0 as ok) r
-       order by s.at, m.n`,
-      [userId, iso(hour), iso(Math.min(hour + HOUR - 60_000, lastMinute))],
-    );
-    if (hour === currentHour) break;
-    // The roll-up job's query (apps/server/src/engine/check.repository.ts, rollUp), for this hour.
-    await client.query(
-      `insert into check_rollups (monitor_id, hour, checks, failures, p50_ms, p95_ms, p99_ms, avg_ms)
-       select monitor_id, date_trunc('hour', slot_at, 'UTC'), count(*), count(*) filter (where not ok),
-         percentile_cont(0.5) within group (order by response_ms),
-         percentile_cont(0.95) within group (order by response_ms),
-         percentile_cont(0.99) within group (order by response_ms),
-         avg(response_ms)
-       from check_results
-       where slot_at >= $1 and slot_at < $2 and monitor_id in (select id from monitors where user_id = $3)
-       group by monitor_id, date_trunc('hour', slot_at, 'UTC')`,
-      [iso(hour), iso(hour + HOUR), userId],
-    );
-  }
-  // The engine counts each check on its monitor's row as it records it (modules/monitors/uptime-tally.ts in
-  // the server): the same hourly tallies of the last 24 hours, from the results just written.
-  await client.query(
-    `with per_hour as (
-       select monitor_id, date_trunc('hour', checked_at, 'UTC') as hour, count(*) as checks,
-         count(*) filter (where not ok) as failures
-       from check_results
-       where checked_at >= date_trunc('hour', now(), 'UTC') - interval '23 hours'
-         and monitor_id in (select id from monitors where user_id = $1)
-       group by 1, 2
-     ), tallies as (
-       select p.monitor_id, max(p.hour) as hour,
-         array_agg(coalesce(h.checks, 0)::smallint order by i) as checks,
-         array_agg(coalesce(h.failures, 0)::smallint order by i) as failures
-       from (select monitor_id, max(hour) as hour from per_hour group by 1) p
-         cross join generate_series(0, 23) i
-         left join per_hour h on h.monitor_id = p.monitor_id and h.hour = p.hour - i * interval '1 hour'
-       group by p.monitor_id
-     )
-     update monitors m set tally_hour = t.hour, tally_checks = t.checks, tally_failures = t.failures
-     from tallies t where m.id = t.monitor_id`,
-    [userId],
-  );
-  await client.query('analyze');
-}
 
 /**
  * `total` monitors across Business-plan users of 500 each (the plan's limit): the registered
@@ -179,7 +97,9 @@ export async function seedMonitors(client, total) {
   // visible after a burst of inserts like this one, and a page of the list is then read from its index alone.
   await client.query('vacuum analyze monitor_order');
   const readerId = owners[0].id;
-  await seedHistory(client, readerId);
+  await seedHistory((text, params) => client.query(text, params), readerId, {
+    olderRollupHours: HISTORY_HOURS,
+  });
   const { rows: ids } = await client.query(`select id from monitors where user_id = $1`, [readerId]);
   const { rows: counted } = await client.query(`select count(*)::int as n from monitors`);
   return { ids, total: counted[0].n };
