@@ -6,14 +6,14 @@ import { createCheckEngine, SAFETY_POLL_MS } from '../engine/check-engine.ts';
 import { defineJob, type JobDefinition } from '../jobs/job.ts';
 import { startJobs } from '../jobs/job-queue.ts';
 import { systemClock } from '../lib/clock.ts';
-import { databases, type TestDatabase } from '../test/databases.ts';
+import { databases, databaseWithWakeups, type TestDatabase } from '../test/databases.ts';
 import { insertMonitor, quietWorkerDeps, userWithVerifiedEmail } from '../test/engine-kit.ts';
 import { startTargetServer, type TargetServer } from '../test/target-server.ts';
-import { openDatabase, type Database } from './database.ts';
+import type { Database } from './database.ts';
 import { rowsOf } from './raw-sql.ts';
 import { checkResults } from './schema.ts';
 import { createStore, type Store } from './store.ts';
-import { createWakeups, type Wakeups } from './wakeups.ts';
+import type { Wakeups } from './wakeups.ts';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
 /** Far sooner than any safety poll (the engine's 30 s, the job workers' 60 s): only a wake-up explains it. */
@@ -44,25 +44,16 @@ function checkEngine(store: Store, wakeups: Wakeups) {
   });
 }
 
-/** A fresh database, a second connection to it (the same one on PGlite), this process's wake-ups and a site. */
+/** databaseWithWakeups, and a site for the monitors to check. */
 async function setUp(testDatabase: TestDatabase) {
-  const { database, drop } = await testDatabase.create();
-  const other =
-    database.kind === 'postgres'
-      ? await openDatabase({ databaseUrl: database.connectionString, poolSize: 2 })
-      : database;
-  const wakeups = createWakeups(database);
+  const connections = await databaseWithWakeups(testDatabase);
   const site = await startTargetServer();
   return {
-    database,
-    other,
-    wakeups,
+    ...connections,
     site,
     async tearDown() {
       await site.close();
-      await wakeups.close();
-      if (other !== database) await other.close();
-      await drop();
+      await connections.tearDown();
     },
   };
 }

@@ -7,6 +7,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../db/database.ts';
+import { createWakeups } from '../db/wakeups.ts';
 
 /** The two databases every API suite runs on: `describe.each(databases)`. */
 export interface TestDatabase {
@@ -124,3 +125,26 @@ const postgres: TestDatabase = {
 };
 
 export const databases: TestDatabase[] = [pglite, postgres];
+
+/**
+ * A fresh database, a second connection to it (another process's, on PostgreSQL; PGlite has only the one) and
+ * this process's wake-ups, for tests of what one process hears of another's writes. `tearDown` closes all three.
+ */
+export async function databaseWithWakeups(testDatabase: TestDatabase) {
+  const { database, drop } = await testDatabase.create();
+  const other =
+    database.kind === 'postgres'
+      ? await openDatabase({ databaseUrl: database.connectionString, poolSize: 2 })
+      : database;
+  const wakeups = createWakeups(database);
+  return {
+    database,
+    other,
+    wakeups,
+    async tearDown() {
+      await wakeups.close();
+      if (other !== database) await other.close();
+      await drop();
+    },
+  };
+}

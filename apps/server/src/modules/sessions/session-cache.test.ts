@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import { rowsOf } from '../../db/raw-sql.ts';
 import { createStore } from '../../db/store.ts';
-import { createWakeups, SESSIONS_CHANNEL, type Wakeups } from '../../db/wakeups.ts';
+import { SESSIONS_CHANNEL, type Wakeups } from '../../db/wakeups.ts';
 import { DAY_MS, MINUTE_MS } from '../../lib/clock.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
-import { databases, type TestDatabase } from '../../test/databases.ts';
+import { databases, databaseWithWakeups, type TestDatabase } from '../../test/databases.ts';
 import { uniqueEmail } from '../../test/test-app.ts';
 import { createTestClock } from '../../test/test-clock.ts';
 import { newMonitorKey } from '../auth/auth.service.ts';
@@ -16,26 +16,6 @@ import { createSessionService } from './session.service.ts';
 /** Far sooner than a cached entry's 30 s: only a notification explains it. */
 const PROMPTLY = { timeout: 2_000, interval: 20 };
 
-/** A fresh database, a second connection to it (the same one on PGlite) and this process's wake-ups. */
-async function setUp(testDatabase: TestDatabase) {
-  const { database, drop } = await testDatabase.create();
-  const other =
-    database.kind === 'postgres'
-      ? await openDatabase({ databaseUrl: database.connectionString, poolSize: 2 })
-      : database;
-  const wakeups = createWakeups(database);
-  return {
-    database,
-    other,
-    wakeups,
-    async tearDown() {
-      await wakeups.close();
-      if (other !== database) await other.close();
-      await drop();
-    },
-  };
-}
-
 function suite(testDatabase: TestDatabase) {
   let database: Database;
   /** Another process's connection to the same database, on PostgreSQL; PGlite has only the one. */
@@ -44,7 +24,7 @@ function suite(testDatabase: TestDatabase) {
   let tearDown: (() => Promise<void>) | undefined;
   const caches: SessionCache[] = [];
 
-  beforeAll(async () => ({ database, other, wakeups, tearDown } = await setUp(testDatabase)));
+  beforeAll(async () => ({ database, other, wakeups, tearDown } = await databaseWithWakeups(testDatabase)));
   afterEach(() => caches.splice(0).forEach((cache) => cache.close()));
   afterAll(() => tearDown?.());
 
@@ -220,7 +200,9 @@ describe('the session cache on PostgreSQL while the listening connection is cut'
   let tearDown: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    ({ database, other, wakeups, tearDown } = await setUp(databases.find((d) => d.name === 'PostgreSQL')!));
+    ({ database, other, wakeups, tearDown } = await databaseWithWakeups(
+      databases.find((d) => d.name === 'PostgreSQL')!,
+    ));
   });
   afterAll(() => tearDown?.());
 
