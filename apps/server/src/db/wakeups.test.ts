@@ -30,6 +30,13 @@ async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promi
   }
 }
 
+/** Waits, at most PROMPTLY_MS, until the monitor has `count` results written. */
+const written = (database: Database, monitorId: string, count: number) =>
+  within(PROMPTLY_MS, async () => {
+    const rows = await database.db.select().from(checkResults).where(eq(checkResults.monitorId, monitorId));
+    return rows.length === count ? rows : undefined;
+  });
+
 /** A check engine of this process, woken by `wakeups`; it checks for real, with no alerts. */
 function checkEngine(store: Store, wakeups: Wakeups) {
   return createCheckEngine({
@@ -85,24 +92,12 @@ describe.each(databases)('wake-ups instead of polling on $name', (testDatabase) 
         url: `${site.url}/created`,
         nextCheckAt: new Date(),
       });
-      await within(PROMPTLY_MS, async () => {
-        const rows = await database.db
-          .select()
-          .from(checkResults)
-          .where(eq(checkResults.monitorId, monitorId));
-        return rows[0];
-      });
+      await written(database, monitorId, 1);
       expect(Date.now() - insertedAt).toBeLessThan(PROMPTLY_MS);
 
       // Check now (the slot moved earlier) wakes it again; the engine's own write, a minute later, did not.
       await other.db.execute(sql`update monitors set next_check_at = now() where id = ${monitorId}::uuid`);
-      await within(PROMPTLY_MS, async () => {
-        const rows = await database.db
-          .select()
-          .from(checkResults)
-          .where(eq(checkResults.monitorId, monitorId));
-        return rows.length === 2 ? rows : undefined;
-      });
+      await written(database, monitorId, 2);
     } finally {
       await engine.stop();
     }
@@ -186,13 +181,7 @@ describe('wake-ups on PostgreSQL after the listening connection is cut', () => {
         url: `${site.url}/while-cut`,
         nextCheckAt: new Date(),
       });
-      await within(PROMPTLY_MS, async () => {
-        const rows = await database.db
-          .select()
-          .from(checkResults)
-          .where(eq(checkResults.monitorId, monitorId));
-        return rows[0];
-      });
+      await written(database, monitorId, 1);
     } finally {
       await engine.stop();
     }
