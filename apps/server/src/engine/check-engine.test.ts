@@ -307,6 +307,73 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     expect((await monitorRow(database.db, id)).lastError).toBe('Not checked: the shop kept Vigil waiting');
   });
 
+  it('writes a batch exactly as checked, whatever its texts hold', async () => {
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    // Each column of a batch goes to the database as one array literal: quotes, backslashes, braces, commas, the
+    // word NULL, a line break and an empty answer must all come back as they were, beside a check with no error.
+    const awkward = 'said "no" \\ {a,b} NULL, then\nleft: 🛒 ';
+    const written = createCheckEngine({
+      store,
+      queue: noQueue,
+      clock,
+      checkers: {
+        website: {
+          service: 'website',
+          check: async ({ target }) =>
+            (target as { url: string }).url.endsWith('/awkward')
+              ? {
+                  responseMs: 7,
+                  statusCode: 500,
+                  conditions: [{ key: 'http_status', ok: false, summary: awkward }],
+                }
+              : {
+                  responseMs: 3,
+                  statusCode: 200,
+                  conditions: [{ key: 'http_status', ok: true, summary: '' }],
+                },
+        },
+      },
+      log: silentLog,
+      concurrency: 2,
+      batchSize: 2,
+    });
+    const ids = await Promise.all(
+      ['/awkward', '/plain'].map((path) =>
+        insertMonitor(database.db, {
+          userId: owner.id,
+          email: owner.email,
+          url: `${site.url}${path}`,
+          nextCheckAt: clock.now(),
+        }),
+      ),
+    );
+    await written.runDue();
+    const results = await database.db
+      .select()
+      .from(checkResults)
+      .where(sql`${checkResults.monitorId} in (${sql.join(ids, sql`, `)})`);
+    const byMonitor = new Map(results.map((result) => [result.monitorId, result]));
+    expect(byMonitor.get(ids[0]!)).toMatchObject({
+      ok: false,
+      responseMs: 7,
+      statusCode: 500,
+      failedConditions: ['http_status'],
+      error: awkward,
+    });
+    expect(byMonitor.get(ids[1]!)).toMatchObject({
+      ok: true,
+      responseMs: 3,
+      failedConditions: [],
+      error: null,
+    });
+    const [awkwardRow, plainRow] = await Promise.all(ids.map((id) => monitorRow(database.db, id)));
+    expect(awkwardRow).toMatchObject({ lastError: awkward, lastResponseMs: 7 });
+    expect(plainRow).toMatchObject({ lastError: null, lastResponseMs: 3 });
+    expect(awkwardRow!.tallyChecks[0]).toBe(1);
+    expect(awkwardRow!.tallyFailures[0]).toBe(1);
+    expect(plainRow!.tallyFailures[0]).toBe(0);
+  });
+
   it('records an alert to an unverified address as skipped, saying why', async () => {
     const owner = await userWithVerifiedEmail(store, clock.now());
     site.behaviour = { ...HEALTHY, status: 502 };

@@ -7,6 +7,15 @@ import type { CheckState } from './incident-machine.ts';
 const list = (items: SQL[]) => sql.join(items, sql`, `);
 /** A PostgreSQL array literal of whole numbers, sent as one text parameter. */
 const arrayLiteral = (numbers: number[]) => `{${numbers.join(',')}}`;
+/**
+ * A PostgreSQL array literal of any element type, sent as one text parameter and cast in the statement: each
+ * value quoted (backslashes and quotes escaped), null as NULL.
+ */
+const quotedArray = (values: (string | number | boolean | null)[]) =>
+  `{${values.map((value) => (value === null ? 'NULL' : `"${String(value).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
+/** One column of a batch, for `unnest`: a batch is written with a fixed statement of one parameter per column. */
+const column = <T>(slots: T[], value: (slot: T) => string | number | boolean | null) =>
+  quotedArray(slots.map(value));
 
 /** A monitor claimed for one slot: what the check and the incident rules need. */
 export interface ClaimedMonitor {
@@ -129,13 +138,6 @@ export function createCheckRepository(db: Db) {
      */
     async advance(slots: CheckedSlot[]): Promise<Set<string>> {
       if (slots.length === 0) return new Set();
-      const values = slots.map(
-        (slot) =>
-          sql`(${slot.monitorId}::uuid, ${slot.slotText}::timestamptz, ${at(slot.nextCheckAt)}, ${at(slot.checkedAt)},
-               ${slot.responseMs}::int, ${slot.error}::text, ${slot.status}::text, ${JSON.stringify(slot.checkState)}::jsonb,
-               ${at(slot.tally.hour)}, ${arrayLiteral(slot.tally.checks)}::smallint[],
-               ${arrayLiteral(slot.tally.failures)}::smallint[])`,
-      );
       const rows = await rowsOf<{ id: string }>(
         db,
         sql`update monitors as m set
@@ -143,8 +145,20 @@ export function createCheckRepository(db: Db) {
                 then greatest(v.checked_at, v.slot_at + interval '1 millisecond') else v.next_at end,
               recheck_requested = false, claimed_until = null, last_checked_at = v.checked_at,
               last_response_ms = v.response_ms, last_error = v.error, status = v.status, check_state = v.state,
-              tally_hour = v.tally_hour, tally_checks = v.tally_checks, tally_failures = v.tally_failures
-            from (values ${list(values)})
+              tally_hour = v.tally_hour, tally_checks = v.tally_checks::smallint[],
+              tally_failures = v.tally_failures::smallint[]
+            from unnest(
+              ${column(slots, (slot) => slot.monitorId)}::uuid[],
+              ${column(slots, (slot) => slot.slotText)}::timestamptz[],
+              ${column(slots, (slot) => slot.nextCheckAt.toISOString())}::timestamptz[],
+              ${column(slots, (slot) => slot.checkedAt.toISOString())}::timestamptz[],
+              ${column(slots, (slot) => slot.responseMs)}::int[],
+              ${column(slots, (slot) => slot.error)}::text[],
+              ${column(slots, (slot) => slot.status)}::text[],
+              ${column(slots, (slot) => JSON.stringify(slot.checkState))}::jsonb[],
+              ${column(slots, (slot) => slot.tally.hour.toISOString())}::timestamptz[],
+              ${column(slots, (slot) => arrayLiteral(slot.tally.checks))}::text[],
+              ${column(slots, (slot) => arrayLiteral(slot.tally.failures))}::text[])
               as v(id, slot_at, next_at, checked_at, response_ms, error, status, state, tally_hour, tally_checks, tally_failures)
             where m.id = v.id and m.next_check_at = v.slot_at and m.paused = false
             returning m.id`,
@@ -223,18 +237,20 @@ export function createCheckRepository(db: Db) {
       return row?.due_ms == null ? null : new Date(Math.round(row.due_ms));
     },
 
-    /** One multi-row insert; a slot already written (it never should be) is kept as it was. */
+    /** One insert of the whole batch; a slot already written (it never should be) is kept as it was. */
     async insertResults(slots: CheckedSlot[]): Promise<void> {
       if (slots.length === 0) return;
-      const values = slots.map(
-        (slot) =>
-          sql`(${slot.monitorId}::uuid, ${slot.slotText}::timestamptz, ${at(slot.checkedAt)}, ${slot.ok},
-               ${slot.responseMs}::int, ${slot.statusCode}::int, ${JSON.stringify(slot.failedConditions)}::jsonb,
-               ${slot.error}::text)`,
-      );
       await db.execute(
         sql`insert into check_results (monitor_id, slot_at, checked_at, ok, response_ms, status_code, failed_conditions, error)
-            values ${list(values)}
+            select * from unnest(
+              ${column(slots, (slot) => slot.monitorId)}::uuid[],
+              ${column(slots, (slot) => slot.slotText)}::timestamptz[],
+              ${column(slots, (slot) => slot.checkedAt.toISOString())}::timestamptz[],
+              ${column(slots, (slot) => slot.ok)}::boolean[],
+              ${column(slots, (slot) => slot.responseMs)}::int[],
+              ${column(slots, (slot) => slot.statusCode)}::int[],
+              ${column(slots, (slot) => JSON.stringify(slot.failedConditions))}::jsonb[],
+              ${column(slots, (slot) => slot.error)}::text[])
             on conflict (monitor_id, slot_at) do nothing`,
       );
     },
