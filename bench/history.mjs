@@ -1,5 +1,6 @@
-// The history a running Vigil keeps, seeded with set-based SQL: one-minute check results, their hourly roll-ups
-// and the hourly tallies on the monitor rows (bench/api.mjs and bench/checks.mjs start from it).
+// The history a running Vigil keeps, seeded with set-based SQL: one-minute check results, their hourly roll-ups,
+// the hourly tallies on the monitor rows and the roll-up job's progress (bench/api.mjs and bench/checks.mjs start
+// from it).
 
 export const HOUR = 3_600_000;
 /** RESULT_RETENTION_HOURS' default: the roll-up job drops the partitions of raw results older than this. */
@@ -102,6 +103,13 @@ export async function seedHistory(
      update monitors m set tally_hour = t.hour, tally_checks = t.checks, tally_failures = t.failures
      from tallies t where m.id = t.monitor_id`,
     [userId],
+  );
+  // The roll-up job's progress as a running system's stands (apps/server/src/engine/retention.ts): every hour
+  // closed 15 minutes ago is rolled up, so the next run reads only the hours that close after the seeding.
+  await query(
+    `insert into rollup_progress (source, rolled_until) values ('check_results', $1)
+     on conflict (source) do update set rolled_until = excluded.rolled_until`,
+    [iso(Math.floor((Date.now() - 15 * 60_000) / HOUR) * HOUR)],
   );
   await query('analyze');
 }

@@ -248,6 +248,16 @@ export const checkRollups = pgTable(
 );
 
 /**
+ * How far raw results are rolled up: every slot hour before `rolled_until` has its roll-up (engine/retention.ts).
+ * One row per rolled-up table (`check_results`); each run reads only the hours that closed since, so every raw
+ * result is rolled up once, and once more with the next hour for results written late.
+ */
+export const rollupProgress = pgTable('rollup_progress', {
+  source: text('source').primaryKey(),
+  rolledUntil: timestamptz('rolled_until').notNull(),
+});
+
+/**
  * Each monitor's place in its owner's list, newest first: the list's pages are counted and skipped through here.
  * The engine rewrites every running monitor's row each interval, so the monitors table's pages are never all
  * visible and an offset over its index visits the table for every skipped row; this table changes only when a

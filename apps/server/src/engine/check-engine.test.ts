@@ -3,7 +3,14 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckers } from '../checks/all-checkers.ts';
 import { openDatabase, type Database } from '../db/database.ts';
-import { alertDeliveries, checkResults, checkRollups, deliveryAttempts, incidents } from '../db/schema.ts';
+import {
+  alertDeliveries,
+  checkResults,
+  checkRollups,
+  deliveryAttempts,
+  incidents,
+  rollupProgress,
+} from '../db/schema.ts';
 import { createStore, type Store } from '../db/store.ts';
 import { startJobs, type JobQueue, type Jobs } from '../jobs/job-queue.ts';
 import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
@@ -399,6 +406,8 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
   });
 
   it('rolls results up per slot hour and drops whole partitions past the retention window', async () => {
+    // Its hours are before the other tests' clock: the roll-up starts afresh, as on a new database.
+    await database.db.delete(rollupProgress);
     const owner = await userWithVerifiedEmail(store, clock.now());
     const id = await insertMonitor(database.db, {
       userId: owner.id,
@@ -453,6 +462,52 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
       .from(checkRollups)
       .where(eq(checkRollups.hour, at(0)));
     expect(first).toMatchObject({ checks: 60, failures: 6 });
+  });
+
+  it('rolls each hour up once it has closed, and once more an hour later for results written late', async () => {
+    await database.db.delete(rollupProgress);
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    const id = await insertMonitor(database.db, {
+      userId: owner.id,
+      email: owner.email,
+      url: `${site.url}/closing`,
+      nextCheckAt: clock.now(),
+    });
+    const base = new Date('2026-02-10T00:00:00Z').getTime();
+    const at = (hours: number) => new Date(base + hours * HOUR_MS);
+    const insert = (slots: number[]) =>
+      database.db
+        .insert(checkResults)
+        .values(
+          slots.map((ms) => ({ monitorId: id, slotAt: new Date(ms), checkedAt: new Date(ms), ok: true })),
+        );
+    const rolledUp = async () =>
+      (
+        await database.db
+          .select()
+          .from(checkRollups)
+          .where(eq(checkRollups.monitorId, id))
+          .orderBy(asc(checkRollups.hour))
+      ).map(({ hour, checks }) => ({ hour, checks }));
+    await insert(Array.from({ length: 60 }, (_, i) => base + i * MINUTE_MS));
+
+    // 01:10: hour 0 ended, but results may still be on their way; 01:20: it is rolled up.
+    await rollUpAndPrune(store, at(1 + 10 / 60), 48);
+    expect(await rolledUp()).toEqual([]);
+    expect((await rollUpAndPrune(store, at(1 + 20 / 60), 48)).rolledUp).toBe(1);
+    expect(await rolledUp()).toEqual([{ hour: at(0), checks: 60 }]);
+    // Nothing closed since: a run reads nothing.
+    expect((await rollUpAndPrune(store, at(1.9), 48)).rolledUp).toBe(0);
+
+    // A result of hour 0 written late (its worker died holding the slot), and hour 1's checks.
+    await insert([base + 30_000, ...Array.from({ length: 10 }, (_, i) => base + HOUR_MS + i * MINUTE_MS)]);
+    expect((await rollUpAndPrune(store, at(2.3), 48)).rolledUp).toBe(2);
+    expect(await rolledUp()).toEqual([
+      { hour: at(0), checks: 61 },
+      { hour: at(1), checks: 10 },
+    ]);
+    // Hour 0 is not read again: the next run re-reads hour 1 only.
+    expect((await rollUpAndPrune(store, at(3.3), 48)).rolledUp).toBe(1);
   });
 });
 

@@ -265,13 +265,14 @@ export function createCheckRepository(db: Db) {
     },
 
     /**
-     * Rolls raw results up per hour of their slot for every hour from `from` on, replacing earlier roll-ups of
-     * those hours; call it only for hours whose raw results are all still kept. Filtering on `slot_at`, the
+     * Rolls raw results up per hour of their slot for every hour from `from` on (up to `until`, exclusive, when
+     * given), replacing earlier roll-ups of those hours; call it only for hours whose raw results are all still
+     * kept. Filtering on `slot_at`, the
      * partition key, it reads only the partitions holding those hours. A check starts at or after its slot, so
      * `checked_at >= from` drops no row: it lets the old table migration 0011 attached be read by its
      * `checked_at` index in the hours its range still reaches.
      */
-    async rollUp(from: Date): Promise<number> {
+    async rollUp(from: Date, until?: Date): Promise<number> {
       const rows = await rowsOf<{ n: number }>(
         db,
         sql`with rolled as (
@@ -283,6 +284,7 @@ export function createCheckRepository(db: Db) {
                 avg(response_ms)
               from check_results
               where slot_at >= ${at(from)} and checked_at >= ${at(from)}
+                ${until ? sql`and slot_at < ${at(until)}` : sql``}
               group by monitor_id, date_trunc('hour', slot_at, 'UTC')
               on conflict (monitor_id, hour) do update set
                 checks = excluded.checks, failures = excluded.failures, p50_ms = excluded.p50_ms,
@@ -291,6 +293,30 @@ export function createCheckRepository(db: Db) {
             select count(*)::int as n from rolled`,
       );
       return rows[0]?.n ?? 0;
+    },
+
+    /**
+     * Where the roll-up of raw results stands (every slot hour before it is rolled up), starting it at `initial`
+     * on the first run. The row stays locked until the transaction ends, so runs from several processes take
+     * turns.
+     */
+    async rolledUntil(initial: Date): Promise<Date> {
+      await db.execute(
+        sql`insert into rollup_progress (source, rolled_until) values ('check_results', ${at(initial)})
+            on conflict (source) do nothing`,
+      );
+      const [row] = await rowsOf<{ ms: number }>(
+        db,
+        sql`select (extract(epoch from rolled_until) * 1000)::float8 as ms
+            from rollup_progress where source = 'check_results' for update`,
+      );
+      return new Date(Math.round(row!.ms));
+    },
+
+    async setRolledUntil(until: Date): Promise<void> {
+      await db.execute(
+        sql`update rollup_progress set rolled_until = ${at(until)} where source = 'check_results'`,
+      );
     },
   };
 }

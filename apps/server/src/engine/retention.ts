@@ -1,9 +1,15 @@
 import type { Store } from '../db/store.ts';
-import { HOUR_MS } from '../lib/clock.ts';
+import { HOUR_MS, MINUTE_MS } from '../lib/clock.ts';
 import { partitionName, partitionWidthHours, planPartitions } from './result-partitions.ts';
 
-/** Hours rolled up again on each run: the current one, still filling, and the two before it. */
-const RECENT_HOURS = 2;
+/**
+ * How long after an hour ends it is rolled up: a slot's result is written within its lease (35 s) while things
+ * run, so the hour is whole by then. Results written later still (a worker down longer, a database restart) are
+ * caught by the second pass, an hour later.
+ */
+const ROLL_UP_GRACE_MS = 15 * MINUTE_MS;
+/** Where the first run on a database starts: as far back as each run re-read before progress was kept. */
+const FIRST_RUN_HOURS = 2;
 /** How long maintenance waits for a table lock before giving up until its next run. */
 const LOCK_TIMEOUT_MS = 2_000;
 
@@ -63,11 +69,14 @@ export async function maintainResultPartitions(
 }
 
 /**
- * Rolls the recent hours' raw results up (upsert, so runs may repeat), then keeps the partitions: creates
- * those ahead and drops those wholly older than the retention window, so storage stays flat (retention plus
- * at most one partition width of raw rows, and one roll-up row per monitor and hour). Hours are slot hours,
- * as the history reads count them. Only hours whose raw results are all still kept are rolled up, so a
- * roll-up is never overwritten with part of its hour; a partition is dropped long after its last roll-up.
+ * Rolls up the hours that closed since the last run (upsert, so a pass may repeat), then keeps the partitions:
+ * creates those ahead and drops those wholly older than the retention window, so storage stays flat (retention
+ * plus at most one partition width of raw rows, and one roll-up row per monitor and hour). Each hour is rolled up
+ * twice: ROLL_UP_GRACE_MS after it ends, and again with the next hour, for results written late; so each raw
+ * result is read twice in all, not on every run. Hours are slot hours, as the history reads count them (they read
+ * raw results from a monitor's newest rolled-up hour on). Only hours whose raw results are all still kept are
+ * rolled up, so a roll-up is never overwritten with part of its hour; a partition is dropped long after its last
+ * roll-up.
  */
 export async function rollUpAndPrune(
   store: Store,
@@ -75,8 +84,14 @@ export async function rollUpAndPrune(
   retentionHours: number,
 ): Promise<{ rolledUp: number } & PartitionMaintenance> {
   const cutoff = retentionCutoff(now, retentionHours);
-  const recent = startOfHour(now.getTime() - RECENT_HOURS * HOUR_MS);
-  const from = recent.getTime() > cutoff.getTime() ? recent : cutoff;
-  const rolledUp = await store.checks.rollUp(from);
+  const closed = startOfHour(now.getTime() - ROLL_UP_GRACE_MS);
+  const rolledUp = await store.transaction(async (tx) => {
+    const rolledUntil = await tx.checks.rolledUntil(startOfHour(now.getTime() - FIRST_RUN_HOURS * HOUR_MS));
+    if (closed.getTime() <= rolledUntil.getTime()) return 0;
+    const again = rolledUntil.getTime() - HOUR_MS;
+    const count = await tx.checks.rollUp(new Date(Math.max(again, cutoff.getTime())), closed);
+    await tx.checks.setRolledUntil(closed);
+    return count;
+  });
   return { rolledUp, ...(await maintainResultPartitions(store, now, retentionHours)) };
 }

@@ -43,8 +43,8 @@ const toBucket = (row: BucketRow): Bucket => ({
 
 /**
  * Reads of check history (the engine writes it). Hours before the newest rolled-up hour are read from
- * `check_rollups`; from the newest rolled-up hour on, raw `check_results` count (the engine may roll up an hour
- * before it ends, and raw results are kept far longer than an hour), so nothing is counted twice or missed.
+ * `check_rollups`; from the newest rolled-up hour on, raw `check_results` count (a result written late may still
+ * reach the newest rolled-up hour, and raw results are kept far longer than an hour), so nothing is counted twice or missed.
  * Roll-up hours are whole UTC hours of the slot (`slot_at`, the partition key), the column every read here
  * filters on.
  */
