@@ -42,6 +42,8 @@ import {
 import { HOUR, RETENTION_HOURS, seedHistory } from './history.mjs';
 
 const INTERVAL_MS = 60_000;
+/** Another build of the server to run (BENCH_SERVER, e.g. one kept from before a change, for alternating runs). */
+const SERVER = process.env.BENCH_SERVER ? { script: process.env.BENCH_SERVER } : {};
 
 /** Inserts the user and the monitors with set-based SQL (generate_series), so 100k rows take seconds. */
 export async function seed(query, { n, down, targetBase, firstSlotMs }) {
@@ -401,7 +403,7 @@ export async function benchChecks({
       const workerEnv = { ...serverEnv, ROLE: 'worker', DATABASE_URL: db.url };
       if (historyHours > 0) {
         // The first start migrates and makes the partitions; the history goes in while no worker runs.
-        const first = await startServer(workerEnv, { name: 'worker0' });
+        const first = await startServer(workerEnv, { ...SERVER, name: 'worker0' });
         await waitForTable(client, 'monitors');
         await waitForTable(client, 'pgboss.job');
         await waitForPartitions(query);
@@ -417,10 +419,10 @@ export async function benchChecks({
         firstSlotMs = history.first;
         partitionsBefore = await listPartitions(query);
         for (let w = 0; w < workers; w += 1)
-          workerChildren.push(await startServer(workerEnv, { name: `worker${w}` }));
+          workerChildren.push(await startServer(workerEnv, { ...SERVER, name: `worker${w}` }));
       } else {
         for (let w = 0; w < workers; w += 1) {
-          workerChildren.push(await startServer(workerEnv, { name: `worker${w}` }));
+          workerChildren.push(await startServer(workerEnv, { ...SERVER, name: `worker${w}` }));
           if (w === 0) await waitForTable(client, 'monitors');
         }
         await waitForTable(client, 'pgboss.job');
@@ -437,7 +439,7 @@ export async function benchChecks({
       dataDirOf = dataDir;
       const env = { ...serverEnv, ROLE: 'all', DATA_DIR: dataDir, PORT: String(apiPort) };
       cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
-      const first = await startServer(env, { port: apiPort, name: 'pglite' });
+      const first = await startServer(env, { ...SERVER, port: apiPort, name: 'pglite' });
       await stopChild(first);
       const lite = new PGlite(join(dataDir, 'pglite'));
       const liteQuery = (text, params) => lite.query(text, params);
@@ -454,7 +456,7 @@ export async function benchChecks({
       }
       partitionsBefore = await listPartitions(liteQuery);
       await lite.close();
-      workerChildren.push(await startServer(env, { port: apiPort, name: 'pglite' }));
+      workerChildren.push(await startServer(env, { ...SERVER, port: apiPort, name: 'pglite' }));
       console.error(`seeded and restarted; first slot in ${firstSlotMs - Date.now()} ms`);
     }
 
@@ -604,7 +606,7 @@ export function printChecks(rows) {
 
 /**
  * `node bench/checks.mjs [postgres|pglite] [N] [workers] [down]`; env BENCH_WARM_S, BENCH_WINDOW_S,
- * BENCH_HISTORY_HOURS, CHECK_CONCURRENCY, CHECK_BATCH_SIZE. Prints the JSON and the table row.
+ * BENCH_HISTORY_HOURS, BENCH_SERVER, CHECK_CONCURRENCY, CHECK_BATCH_SIZE. Prints the JSON and the table row.
  */
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [database = 'postgres', n = '10000', workers = '1', down = '0'] = process.argv.slice(2);
