@@ -34,8 +34,14 @@ const POLL_MS = 200;
  * notification could delay.
  */
 export const SAFETY_POLL_MS = 30_000;
-/** Finished checks are written together, at most this long after the first of them finished. */
+/**
+ * Finished checks are written together: a check that failed, or that may end a failure (its monitor was not up),
+ * at most FLUSH_DELAY_MS after it finished, so confirmations, incidents and alerts wait for nothing; a passing
+ * check of a healthy monitor at most QUIET_FLUSH_DELAY_MS, so a light load writes a few larger batches instead of
+ * many small transactions (a full batch is written at once).
+ */
 const FLUSH_DELAY_MS = 50;
+const QUIET_FLUSH_DELAY_MS = 250;
 /** A batch whose write failed (PostgreSQL restarting) is tried again this often while its slots are held. */
 const WRITE_RETRY_MS = 500;
 /**
@@ -119,6 +125,8 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   const running = new Set<Promise<void>>();
   let finished: Finished[] = [];
   let flushTimer: NodeJS.Timeout | undefined;
+  /** When the pending flush fires (performance.now() ms); Infinity when none is pending. */
+  let flushDue = Infinity;
   let flushing: Promise<void> = Promise.resolve();
   let loop: Promise<void> | undefined;
   let stopping = false;
@@ -184,13 +192,28 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       clearTimeout(timer);
     }
     if (finished.length >= options.batchSize) void flush();
-    else flushTimer ??= setTimeout(() => void flush(), FLUSH_DELAY_MS);
+    else flushWithin(mayChangeState(finished[finished.length - 1]!) ? FLUSH_DELAY_MS : QUIET_FLUSH_DELAY_MS);
+  }
+
+  /** A failed or unjudged check, or any check of a monitor that was not up: its write may open or end something. */
+  function mayChangeState(item: Finished): boolean {
+    if (item.outcome === null || statusOf(item.monitor.checkState) !== 'up') return true;
+    return item.outcome.conditions.some((condition) => condition.ok !== true);
+  }
+
+  function flushWithin(ms: number): void {
+    const due = performance.now() + ms;
+    if (due >= flushDue) return;
+    clearTimeout(flushTimer);
+    flushDue = due;
+    flushTimer = setTimeout(() => void flush(), ms);
   }
 
   /** Writes what finished so far; writes are serialised, one batch at a time. */
   function flush(): Promise<void> {
     clearTimeout(flushTimer);
     flushTimer = undefined;
+    flushDue = Infinity;
     const batch = finished;
     finished = [];
     if (batch.length === 0) return flushing;
