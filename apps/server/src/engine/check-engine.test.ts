@@ -18,6 +18,7 @@ import { HOUR_MS, MINUTE_MS } from '../lib/clock.ts';
 import { createAckLinks } from '../modules/alerts/ack-link.ts';
 import { conditionLabel } from '../modules/monitors/service-catalogue.ts';
 import { createEmailSender, type EmailSender } from '../notify/email.ts';
+import { rowsOf } from '../db/raw-sql.ts';
 import { databases } from '../test/databases.ts';
 import { insertMonitor, monitorRow, userWithVerifiedEmail } from '../test/engine-kit.ts';
 import { HEALTHY, startTargetServer, type TargetServer } from '../test/target-server.ts';
@@ -609,5 +610,95 @@ describe('two workers on one PostgreSQL database', () => {
       await site.close();
       await drop();
     }
+  });
+});
+
+describe.each(databases)('check engine batching on $name', (testDatabase) => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  let store: Store;
+  const clock = createTestClock(new Date('2026-03-01T10:00:00Z'));
+  beforeAll(async () => {
+    ({ database, drop } = await testDatabase.create());
+    store = createStore(database.db);
+  });
+  afterAll(async () => {
+    await drop?.();
+  });
+
+  /** Runs the engine until the monitors at these paths have a result; answers each path's transaction id. */
+  async function writtenBy(
+    paths: Record<string, { afterMs: number; ok: boolean }>,
+  ): Promise<Map<string, string>> {
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    const ids = new Map<string, string>();
+    for (const path of Object.keys(paths))
+      ids.set(
+        await insertMonitor(database.db, {
+          userId: owner.id,
+          email: owner.email,
+          url: `http://127.0.0.1:9${path}`,
+          nextCheckAt: clock.now(),
+          confirmations: 2,
+        }),
+        path,
+      );
+    const engine = createCheckEngine({
+      store,
+      queue: noQueue,
+      clock,
+      checkers: {
+        website: {
+          service: 'website',
+          check: async ({ target }) => {
+            const { afterMs, ok } = paths[new URL((target as { url: string }).url).pathname]!;
+            await new Promise((resolve) => setTimeout(resolve, afterMs));
+            return {
+              responseMs: afterMs,
+              statusCode: ok ? 200 : 503,
+              conditions: [{ key: 'http_status', ok, summary: 'HTTP' }],
+            };
+          },
+        },
+      },
+      log: silentLog,
+      concurrency: 10,
+      batchSize: 50,
+    });
+    engine.start();
+    try {
+      for (let waited = 0; ; waited += 20) {
+        const rows = await rowsOf<{ id: string; tx: string }>(
+          database.db,
+          sql`select monitor_id::text as id, xmin::text as tx from check_results
+              where monitor_id in (${sql.join(
+                [...ids.keys()].map((id) => sql`${id}::uuid`),
+                sql`, `,
+              )})`,
+        );
+        if (rows.length === ids.size) return new Map(rows.map((row) => [ids.get(row.id)!, row.tx]));
+        if (waited > 10_000) throw new Error(`only ${rows.length} of ${ids.size} results written`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await engine.stop();
+    }
+  }
+
+  it('gathers passing checks of healthy monitors into one write', async () => {
+    const tx = await writtenBy({ '/first': { afterMs: 0, ok: true }, '/later': { afterMs: 120, ok: true } });
+    expect(tx.get('/later')).toBe(tx.get('/first'));
+  });
+
+  it('writes a failure without waiting for the gathering of passing checks', async () => {
+    const tx = await writtenBy({
+      '/passing': { afterMs: 0, ok: true },
+      '/failing': { afterMs: 20, ok: false },
+      '/slow': { afterMs: 200, ok: true },
+    });
+    // The failure's write (50 ms after it) takes the passing check waiting beside it; the third passing check,
+    // within the 250 ms a passing check may wait, comes after that write.
+    expect(tx.get('/failing')).toBe(tx.get('/passing'));
+    expect(tx.get('/slow')).not.toBe(tx.get('/failing'));
   });
 });
