@@ -476,11 +476,16 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     });
     const base = new Date('2026-02-10T00:00:00Z').getTime();
     const at = (hours: number) => new Date(base + hours * HOUR_MS);
-    const insert = (slots: number[]) =>
+    const insert = (slots: number[], checkedAt?: Date) =>
       database.db
         .insert(checkResults)
         .values(
-          slots.map((ms) => ({ monitorId: id, slotAt: new Date(ms), checkedAt: new Date(ms), ok: true })),
+          slots.map((ms) => ({
+            monitorId: id,
+            slotAt: new Date(ms),
+            checkedAt: checkedAt ?? new Date(ms),
+            ok: true,
+          })),
         );
     const rolledUp = async () =>
       (
@@ -500,15 +505,21 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     // Nothing closed since: a run reads nothing.
     expect((await rollUpAndPrune(store, at(1.9), 48)).rolledUp).toBe(0);
 
-    // A result of hour 0 written late (its worker died holding the slot), and hour 1's checks.
-    await insert([base + 30_000, ...Array.from({ length: 10 }, (_, i) => base + HOUR_MS + i * MINUTE_MS)]);
+    // A result of hour 0 checked after the hour and written after its roll-up (the database was down
+    // meanwhile), and hour 1's checks.
+    await insert([base + 59.5 * MINUTE_MS], at(1 + 25 / 60));
+    await insert(Array.from({ length: 10 }, (_, i) => base + HOUR_MS + i * MINUTE_MS));
     expect((await rollUpAndPrune(store, at(2.3), 48)).rolledUp).toBe(2);
     expect(await rolledUp()).toEqual([
       { hour: at(0), checks: 61 },
       { hour: at(1), checks: 10 },
     ]);
-    // Hour 0 is not read again: the next run re-reads hour 1 only.
-    expect((await rollUpAndPrune(store, at(3.3), 48)).rolledUp).toBe(1);
+    // Hour 0 is not read again, and nothing of hour 1 was checked after it ended: nothing is rolled up again.
+    expect((await rollUpAndPrune(store, at(3.3), 48)).rolledUp).toBe(0);
+    expect(await rolledUp()).toEqual([
+      { hour: at(0), checks: 61 },
+      { hour: at(1), checks: 10 },
+    ]);
   });
 });
 

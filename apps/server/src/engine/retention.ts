@@ -72,8 +72,9 @@ export async function maintainResultPartitions(
  * Rolls up the hours that closed since the last run (upsert, so a pass may repeat), then keeps the partitions:
  * creates those ahead and drops those wholly older than the retention window, so storage stays flat (retention
  * plus at most one partition width of raw rows, and one roll-up row per monitor and hour). Each hour is rolled up
- * twice: ROLL_UP_GRACE_MS after it ends, and again with the next hour, for results written late; so each raw
- * result is read twice in all, not on every run. Hours are slot hours, as the history reads count them (they read
+ * twice: ROLL_UP_GRACE_MS after it ends, and again with the next hour for the monitors that have a result
+ * written late (checked after the hour ended); so each raw result is rolled up once and scanned twice, not
+ * rolled up on every run. Hours are slot hours, as the history reads count them (they read
  * raw results from a monitor's newest rolled-up hour on). Only hours whose raw results are all still kept are
  * rolled up, so a roll-up is never overwritten with part of its hour; a partition is dropped long after its last
  * roll-up.
@@ -88,8 +89,12 @@ export async function rollUpAndPrune(
   const rolledUp = await store.transaction(async (tx) => {
     const rolledUntil = await tx.checks.rolledUntil(startOfHour(now.getTime() - FIRST_RUN_HOURS * HOUR_MS));
     if (closed.getTime() <= rolledUntil.getTime()) return 0;
-    const again = rolledUntil.getTime() - HOUR_MS;
-    const count = await tx.checks.rollUp(new Date(Math.max(again, cutoff.getTime())), closed);
+    // The hour rolled up last time, again for the monitors with a result checked after it ended: written after
+    // that roll-up, or too close to it to be sure.
+    const again = new Date(rolledUntil.getTime() - HOUR_MS);
+    let count =
+      again >= cutoff ? await tx.checks.rollUp(again, rolledUntil, { checkedFrom: rolledUntil }) : 0;
+    count += await tx.checks.rollUp(new Date(Math.max(rolledUntil.getTime(), cutoff.getTime())), closed);
     await tx.checks.setRolledUntil(closed);
     return count;
   });
