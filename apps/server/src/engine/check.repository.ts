@@ -268,10 +268,10 @@ export function createCheckRepository(db: Db) {
      * Rolls raw results up per hour of their slot for every hour from `from` on (up to `until`, exclusive, when
      * given), replacing earlier roll-ups of those hours; call it only for hours whose raw results are all still
      * kept. With `checkedFrom`, only the monitors with a result in those hours checked from then on (results
-     * written after an earlier roll-up of the hours): finding them is a scan, far cheaper than the roll-up's sorts.
-     * Filtering on `slot_at`, the partition key, it reads only the partitions holding those hours. A check starts at or after its slot, so
-     * `checked_at >= from` drops no row: it lets the old table migration 0011 attached be read by its
-     * `checked_at` index in the hours its range still reaches.
+     * written after an earlier roll-up of the hours): finding them is a scan, far cheaper than the roll-up's
+     * sorts. Filtering on `slot_at`, the partition key, it reads only the partitions holding those hours. A check
+     * starts at or after its slot, so `checked_at >= from` drops no row: it lets the old table migration 0011
+     * attached be read by its `checked_at` index in the hours its range still reaches.
      */
     async rollUp(from: Date, until?: Date, options: { checkedFrom?: Date } = {}): Promise<number> {
       const hours = sql`slot_at >= ${at(from)} and checked_at >= ${at(from)}

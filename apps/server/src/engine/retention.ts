@@ -71,13 +71,12 @@ export async function maintainResultPartitions(
 /**
  * Rolls up the hours that closed since the last run (upsert, so a pass may repeat), then keeps the partitions:
  * creates those ahead and drops those wholly older than the retention window, so storage stays flat (retention
- * plus at most one partition width of raw rows, and one roll-up row per monitor and hour). Each hour is rolled up
- * twice: ROLL_UP_GRACE_MS after it ends, and again with the next hour for the monitors that have a result
- * written late (checked after the hour ended); so each raw result is rolled up once and scanned twice, not
- * rolled up on every run. Hours are slot hours, as the history reads count them (they read
- * raw results from a monitor's newest rolled-up hour on). Only hours whose raw results are all still kept are
- * rolled up, so a roll-up is never overwritten with part of its hour; a partition is dropped long after its last
- * roll-up.
+ * plus at most one partition width of raw rows, and one roll-up row per monitor and hour). An hour is rolled up
+ * ROLL_UP_GRACE_MS after it ends, and again with the next hour for the monitors that have a result of it written
+ * late (checked after the hour ended); so each raw result is rolled up once and scanned twice, not rolled up on
+ * every run. Hours are slot hours, as the history reads count them (they read raw results from a monitor's newest
+ * rolled-up hour on). Only hours whose raw results are all still kept are rolled up, so a roll-up is never
+ * overwritten with part of its hour; a partition is dropped long after its last roll-up.
  */
 export async function rollUpAndPrune(
   store: Store,
