@@ -2,6 +2,7 @@ import { createSandbox, type Sandbox } from '@vigil/sandbox';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckers } from '../checks/all-checkers.ts';
+import type { Checker } from '../checks/checker.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import {
   alertDeliveries,
@@ -35,6 +36,24 @@ const silentLog = {
 } as never;
 
 const noQueue: JobQueue = { send: async () => undefined };
+
+/** An engine whose website checks answer with `check`, with no job queue: the check and write path alone. */
+function engineChecking(
+  store: Store,
+  clock: TestClock,
+  check: Checker['check'],
+  places: number,
+): CheckEngine {
+  return createCheckEngine({
+    store,
+    queue: noQueue,
+    clock,
+    checkers: { website: { service: 'website', check } },
+    log: silentLog,
+    concurrency: places,
+    batchSize: places,
+  });
+}
 
 describe.each(databases)('check engine on $name', (testDatabase) => {
   let database: Database;
@@ -285,24 +304,16 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
 
   it('says so when a condition could not be judged, instead of passing it silently', async () => {
     const owner = await userWithVerifiedEmail(store, clock.now());
-    const unjudged = createCheckEngine({
+    const unjudged = engineChecking(
       store,
-      queue: noQueue,
       clock,
-      checkers: {
-        website: {
-          service: 'website',
-          check: async () => ({
-            responseMs: null,
-            statusCode: null,
-            conditions: [{ key: 'keyword', ok: null, summary: 'the shop kept Vigil waiting' }],
-          }),
-        },
-      },
-      log: silentLog,
-      concurrency: 1,
-      batchSize: 1,
-    });
+      async () => ({
+        responseMs: null,
+        statusCode: null,
+        conditions: [{ key: 'keyword', ok: null, summary: 'the shop kept Vigil waiting' }],
+      }),
+      1,
+    );
     const id = await insertMonitor(database.db, {
       userId: owner.id,
       email: owner.email,
@@ -320,31 +331,19 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     // Each column of a batch goes to the database as one array literal: quotes, backslashes, braces, commas, the
     // word NULL, a line break and an empty answer must all come back as they were, beside a check with no error.
     const awkward = 'said "no" \\ {a,b} NULL, then\nleft: 🛒 ';
-    const written = createCheckEngine({
+    const written = engineChecking(
       store,
-      queue: noQueue,
       clock,
-      checkers: {
-        website: {
-          service: 'website',
-          check: async ({ target }) =>
-            (target as { url: string }).url.endsWith('/awkward')
-              ? {
-                  responseMs: 7,
-                  statusCode: 500,
-                  conditions: [{ key: 'http_status', ok: false, summary: awkward }],
-                }
-              : {
-                  responseMs: 3,
-                  statusCode: 200,
-                  conditions: [{ key: 'http_status', ok: true, summary: '' }],
-                },
-        },
-      },
-      log: silentLog,
-      concurrency: 2,
-      batchSize: 2,
-    });
+      async ({ target }) =>
+        (target as { url: string }).url.endsWith('/awkward')
+          ? {
+              responseMs: 7,
+              statusCode: 500,
+              conditions: [{ key: 'http_status', ok: false, summary: awkward }],
+            }
+          : { responseMs: 3, statusCode: 200, conditions: [{ key: 'http_status', ok: true, summary: '' }] },
+      2,
+    );
     const ids = await Promise.all(
       ['/awkward', '/plain'].map((path) =>
         insertMonitor(database.db, {
@@ -406,18 +405,25 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     });
   });
 
-  it('rolls results up per slot hour and drops whole partitions past the retention window', async () => {
-    // Its hours are before the other tests' clock: the roll-up starts afresh, as on a new database.
+  /**
+   * A monitor whose results the test writes by hand, from `day` on; its hours are before the other tests' clock,
+   * so the roll-up starts afresh, as on a new database.
+   */
+  async function rollUpSubject(path: string, day: string) {
     await database.db.delete(rollupProgress);
     const owner = await userWithVerifiedEmail(store, clock.now());
     const id = await insertMonitor(database.db, {
       userId: owner.id,
       email: owner.email,
-      url: `${site.url}/history`,
+      url: `${site.url}${path}`,
       nextCheckAt: clock.now(),
     });
-    const base = new Date('2026-02-01T00:00:00Z').getTime();
-    const at = (hours: number) => new Date(base + hours * HOUR_MS);
+    const base = new Date(day).getTime();
+    return { id, base, at: (hours: number) => new Date(base + hours * HOUR_MS) };
+  }
+
+  it('rolls results up per slot hour and drops whole partitions past the retention window', async () => {
+    const { id, base, at } = await rollUpSubject('/history', '2026-02-01T00:00:00Z');
     // 100 checks a minute apart from midnight: 6-hour partitions at 48 hours' retention, all in the first.
     const result = (ms: number, ok: boolean, responseMs: number) => ({
       monitorId: id,
@@ -466,27 +472,16 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
   });
 
   it('rolls each hour up once it has closed, and once more an hour later for results written late', async () => {
-    await database.db.delete(rollupProgress);
-    const owner = await userWithVerifiedEmail(store, clock.now());
-    const id = await insertMonitor(database.db, {
-      userId: owner.id,
-      email: owner.email,
-      url: `${site.url}/closing`,
-      nextCheckAt: clock.now(),
-    });
-    const base = new Date('2026-02-10T00:00:00Z').getTime();
-    const at = (hours: number) => new Date(base + hours * HOUR_MS);
+    const { id, base, at } = await rollUpSubject('/closing', '2026-02-10T00:00:00Z');
     const insert = (slots: number[], checkedAt?: Date) =>
-      database.db
-        .insert(checkResults)
-        .values(
-          slots.map((ms) => ({
-            monitorId: id,
-            slotAt: new Date(ms),
-            checkedAt: checkedAt ?? new Date(ms),
-            ok: true,
-          })),
-        );
+      database.db.insert(checkResults).values(
+        slots.map((ms) => ({
+          monitorId: id,
+          slotAt: new Date(ms),
+          checkedAt: checkedAt ?? new Date(ms),
+          ok: true,
+        })),
+      );
     const rolledUp = async () =>
       (
         await database.db
@@ -654,28 +649,20 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
         }),
         path,
       );
-    const engine = createCheckEngine({
+    const engine = engineChecking(
       store,
-      queue: noQueue,
       clock,
-      checkers: {
-        website: {
-          service: 'website',
-          check: async ({ target }) => {
-            const { afterMs, ok } = paths[new URL((target as { url: string }).url).pathname]!;
-            await new Promise((resolve) => setTimeout(resolve, afterMs));
-            return {
-              responseMs: afterMs,
-              statusCode: ok ? 200 : 503,
-              conditions: [{ key: 'http_status', ok, summary: 'HTTP' }],
-            };
-          },
-        },
+      async ({ target }) => {
+        const { afterMs, ok } = paths[new URL((target as { url: string }).url).pathname]!;
+        await new Promise((resolve) => setTimeout(resolve, afterMs));
+        return {
+          responseMs: afterMs,
+          statusCode: ok ? 200 : 503,
+          conditions: [{ key: 'http_status', ok, summary: 'HTTP' }],
+        };
       },
-      log: silentLog,
-      concurrency: 10,
-      batchSize: 50,
-    });
+      10,
+    );
     engine.start();
     try {
       for (let waited = 0; ; waited += 20) {
