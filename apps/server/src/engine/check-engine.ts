@@ -145,13 +145,18 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   let lastPlanLimits = 0;
   const vacuumEveryMs = options.vacuumEveryMs ?? VACUUM_EVERY_SECONDS * 1000;
   let lastVacuum = performance.now();
-  /** Results written since the last vacuum was asked for: an idle engine asks for none. */
-  let writtenSinceVacuum = 0;
+  /**
+   * Monitor rows claimed since the last vacuum was asked for (the claim and the result's write each leave a dead
+   * row version): an idle engine asks for none. Counted at the claim, so an engine whose last checks of a burst are
+   * written while it sleeps has asked already.
+   */
+  let claimedSinceVacuum = 0;
 
   async function claimAndStart(limit: number): Promise<number> {
     const now = clock.now();
     const leaseUntil = addMs(now, options.claimLeaseMs ?? CLAIM_LEASE_MS);
     const claimed = await store.checks.claimDue({ now, leaseUntil, limit, services });
+    claimedSinceVacuum += claimed.length;
     for (const monitor of claimed) {
       const task = runCheck(monitor, leaseUntil).finally(() => {
         running.delete(task);
@@ -231,7 +236,6 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     for (let attempt = 1; ; attempt++) {
       try {
         await write(batch);
-        writtenSinceVacuum += batch.length;
         if (attempt > 1) log.info({ count: batch.length, attempt }, 'check results written after a retry');
         return;
       } catch (error) {
@@ -424,9 +428,9 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     }
     if (at - lastVacuum >= vacuumEveryMs) {
       lastVacuum = at;
-      if (writtenSinceVacuum > 0)
+      if (claimedSinceVacuum > 0)
         await queue.send(vacuumMonitorsJob, {}, { oncePerSeconds: VACUUM_EVERY_SECONDS });
-      writtenSinceVacuum = 0;
+      claimedSinceVacuum = 0;
     }
   }
 

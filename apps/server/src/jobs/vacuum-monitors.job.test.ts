@@ -67,7 +67,7 @@ describe.each(databases)('vacuum of the monitors table on $name', (kind) => {
     expect(after.dead).toBe(0);
   });
 
-  it('is asked for by a check engine once it has written results', async () => {
+  it('is asked for by a check engine once it has checked monitors', async () => {
     const sent: string[] = [];
     const engine = createCheckEngine({
       store,
