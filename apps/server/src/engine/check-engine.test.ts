@@ -10,6 +10,7 @@ import {
   checkRollups,
   deliveryAttempts,
   incidents,
+  monitors,
   rollupProgress,
 } from '../db/schema.ts';
 import { createStore, type Store } from '../db/store.ts';
@@ -634,21 +635,26 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
 
   /** Runs the engine until the monitors at these paths have a result; answers each path's transaction id. */
   async function writtenBy(
-    paths: Record<string, { afterMs: number; ok: boolean }>,
+    paths: Record<string, { afterMs: number; ok: boolean; firstCheck?: boolean }>,
   ): Promise<Map<string, string>> {
     const owner = await userWithVerifiedEmail(store, clock.now());
     const ids = new Map<string, string>();
-    for (const path of Object.keys(paths))
-      ids.set(
-        await insertMonitor(database.db, {
-          userId: owner.id,
-          email: owner.email,
-          url: `http://127.0.0.1:9${path}`,
-          nextCheckAt: clock.now(),
-          confirmations: 2,
-        }),
-        path,
-      );
+    for (const [path, { firstCheck }] of Object.entries(paths)) {
+      const id = await insertMonitor(database.db, {
+        userId: owner.id,
+        email: owner.email,
+        url: `http://127.0.0.1:9${path}`,
+        nextCheckAt: clock.now(),
+        confirmations: 2,
+      });
+      // Checked before and healthy, unless this is to be its first check.
+      if (!firstCheck)
+        await database.db
+          .update(monitors)
+          .set({ status: 'up', checkState: { http_status: { failures: 0, open: false } } })
+          .where(eq(monitors.id, id));
+      ids.set(id, path);
+    }
     const engine = engineChecking(
       store,
       clock,
@@ -698,5 +704,15 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
     // within the 250 ms a passing check may wait, comes after that write.
     expect(tx.get('/failing')).toBe(tx.get('/passing'));
     expect(tx.get('/slow')).not.toBe(tx.get('/failing'));
+  });
+
+  it("writes a new monitor's first check without waiting, for the person looking at its page", async () => {
+    const tx = await writtenBy({
+      '/known': { afterMs: 0, ok: true },
+      '/new': { afterMs: 20, ok: true, firstCheck: true },
+      '/later': { afterMs: 200, ok: true },
+    });
+    expect(tx.get('/new')).toBe(tx.get('/known'));
+    expect(tx.get('/later')).not.toBe(tx.get('/new'));
   });
 });

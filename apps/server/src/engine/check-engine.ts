@@ -36,9 +36,9 @@ const POLL_MS = 200;
 export const SAFETY_POLL_MS = 30_000;
 /**
  * Finished checks are written together: a check that failed, or that may end a failure (its monitor was not up),
- * at most FLUSH_DELAY_MS after it finished, so confirmations, incidents and alerts wait for nothing; a passing
- * check of a healthy monitor at most QUIET_FLUSH_DELAY_MS, so a light load writes a few larger batches instead of
- * many small transactions (a full batch is written at once).
+ * or a monitor's first, at most FLUSH_DELAY_MS after it finished, so confirmations, incidents, alerts and a new
+ * monitor's page wait for nothing; a passing check of a healthy monitor at most QUIET_FLUSH_DELAY_MS, so a light
+ * load writes a few larger batches instead of many small transactions (a full batch is written at once).
  */
 const FLUSH_DELAY_MS = 50;
 const QUIET_FLUSH_DELAY_MS = 250;
@@ -200,9 +200,14 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     else flushWithin(mayChangeState(finished[finished.length - 1]!) ? FLUSH_DELAY_MS : QUIET_FLUSH_DELAY_MS);
   }
 
-  /** A failed or unjudged check, or any check of a monitor that was not up: its write may open or end something. */
+  /**
+   * A failed or unjudged check, or any check of a monitor that was not up: its write may open or end something. A
+   * monitor's first check too (no state yet): the person who just made it is looking at its page.
+   */
   function mayChangeState(item: Finished): boolean {
-    if (item.outcome === null || statusOf(item.monitor.checkState) !== 'up') return true;
+    const { checkState } = item.monitor;
+    if (item.outcome === null || Object.keys(checkState).length === 0 || statusOf(checkState) !== 'up')
+      return true;
     return item.outcome.conditions.some((condition) => condition.ok !== true);
   }
 
