@@ -44,6 +44,14 @@ import { HOUR, RETENTION_HOURS, seedHistory } from './history.mjs';
 const INTERVAL_MS = 60_000;
 /** Another build of the server to run (BENCH_SERVER, e.g. one kept from before a change, for alternating runs). */
 const SERVER = process.env.BENCH_SERVER ? { script: process.env.BENCH_SERVER } : {};
+/** A folder for the first worker's CPU profile (BENCH_CPU_PROF, `--cpu-prof`; read it with bench/profile-top.mjs). */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+/** How worker `w` is started: the build to run, and the profile of the first one when asked for. */
+const workerStart = (w) => ({
+  ...SERVER,
+  name: `worker${w}`,
+  ...(PROFILE_DIR && w === 0 ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
+});
 
 /**
  * Inserts the user and the monitors with set-based SQL (generate_series), so 100k rows take seconds. Slots fall on
@@ -424,10 +432,10 @@ export async function benchChecks({
         firstSlotMs = history.first;
         partitionsBefore = await listPartitions(query);
         for (let w = 0; w < workers; w += 1)
-          workerChildren.push(await startServer(workerEnv, { ...SERVER, name: `worker${w}` }));
+          workerChildren.push(await startServer(workerEnv, workerStart(w)));
       } else {
         for (let w = 0; w < workers; w += 1) {
-          workerChildren.push(await startServer(workerEnv, { ...SERVER, name: `worker${w}` }));
+          workerChildren.push(await startServer(workerEnv, workerStart(w)));
           if (w === 0) await waitForTable(client, 'monitors');
         }
         await waitForTable(client, 'pgboss.job');
