@@ -16,7 +16,7 @@ import {
 import { createStore, type Store } from '../db/store.ts';
 import { startJobs, type JobQueue, type Jobs } from '../jobs/job-queue.ts';
 import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
-import { HOUR_MS, MINUTE_MS } from '../lib/clock.ts';
+import { HOUR_MS, MINUTE_MS, systemClock, type Clock } from '../lib/clock.ts';
 import { createAckLinks } from '../modules/alerts/ack-link.ts';
 import { conditionLabel } from '../modules/monitors/service-catalogue.ts';
 import { createEmailSender, type EmailSender } from '../notify/email.ts';
@@ -26,7 +26,7 @@ import { insertMonitor, monitorRow, userWithVerifiedEmail } from '../test/engine
 import { HEALTHY, startTargetServer, type TargetServer } from '../test/target-server.ts';
 import { createTestClock, type TestClock } from '../test/test-clock.ts';
 import { UNVERIFIED_EMAIL } from './alert-events.ts';
-import { createCheckEngine, type CheckEngine } from './check-engine.ts';
+import { createCheckEngine, START_TICK_MS, type CheckEngine } from './check-engine.ts';
 import { rollUpAndPrune } from './retention.ts';
 
 const silentLog = {
@@ -38,13 +38,20 @@ const silentLog = {
 
 const noQueue: JobQueue = { send: async () => undefined };
 
+/**
+ * Sets these monitors' next slots in one statement: a test's slots a few hundred ms ahead are set after the
+ * slower set-up, so a busy machine does not make them due before the engine starts.
+ */
+async function scheduleAt(db: Database['db'], slots: Map<string, Date>): Promise<void> {
+  const values = [...slots].map(([id, at]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz)`);
+  await db.execute(
+    sql`update monitors as m set next_check_at = v.at from (values ${sql.join(values, sql`, `)}) as v(id, at)
+        where m.id = v.id`,
+  );
+}
+
 /** An engine whose website checks answer with `check`, with no job queue: the check and write path alone. */
-function engineChecking(
-  store: Store,
-  clock: TestClock,
-  check: Checker['check'],
-  places: number,
-): CheckEngine {
+function engineChecking(store: Store, clock: Clock, check: Checker['check'], places: number): CheckEngine {
   return createCheckEngine({
     store,
     queue: noQueue,
@@ -278,10 +285,13 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     let failures = 1;
     const restarting: Store = {
       ...store,
-      transaction: (work) =>
-        failures-- > 0
-          ? Promise.reject(new Error('Connection terminated unexpectedly'))
-          : store.transaction(work),
+      checks: {
+        ...store.checks,
+        record: (slots) =>
+          failures-- > 0
+            ? Promise.reject(new Error('Connection terminated unexpectedly'))
+            : store.checks.record(slots),
+      },
     };
     const retrying = createCheckEngine({
       store: restarting,
@@ -633,9 +643,13 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
     await drop?.();
   });
 
-  /** Runs the engine until the monitors at these paths have a result; answers each path's transaction id. */
+  /**
+   * Runs the engine (on the real clock) until the monitors at these paths have a result; answers each path's
+   * transaction id. Their slots are the same instant 300 ms ahead, so one claim takes them ahead and they start
+   * together, unless `dueNow` (as Check now makes it).
+   */
   async function writtenBy(
-    paths: Record<string, { afterMs: number; ok: boolean; firstCheck?: boolean }>,
+    paths: Record<string, { afterMs: number; ok: boolean; firstCheck?: boolean; dueNow?: boolean }>,
   ): Promise<Map<string, string>> {
     const owner = await userWithVerifiedEmail(store, clock.now());
     const ids = new Map<string, string>();
@@ -644,7 +658,7 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
         userId: owner.id,
         email: owner.email,
         url: `http://127.0.0.1:9${path}`,
-        nextCheckAt: clock.now(),
+        nextCheckAt: new Date(Date.now() + HOUR_MS),
         confirmations: 2,
       });
       // Checked before and healthy, unless this is to be its first check.
@@ -655,9 +669,14 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
           .where(eq(monitors.id, id));
       ids.set(id, path);
     }
+    const now = Date.now();
+    await scheduleAt(
+      database.db,
+      new Map([...ids].map(([id, path]) => [id, new Date(paths[path]!.dueNow ? now : now + 300)])),
+    );
     const engine = engineChecking(
       store,
-      clock,
+      systemClock,
       async ({ target }) => {
         const { afterMs, ok } = paths[new URL((target as { url: string }).url).pathname]!;
         await new Promise((resolve) => setTimeout(resolve, afterMs));
@@ -701,7 +720,7 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
       '/slow': { afterMs: 200, ok: true },
     });
     // The failure's write (50 ms after it) takes the passing check waiting beside it; the third passing check,
-    // within the 250 ms a passing check may wait, comes after that write.
+    // within the second a passing check may wait, comes after that write.
     expect(tx.get('/failing')).toBe(tx.get('/passing'));
     expect(tx.get('/slow')).not.toBe(tx.get('/failing'));
   });
@@ -714,5 +733,124 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
     });
     expect(tx.get('/new')).toBe(tx.get('/known'));
     expect(tx.get('/later')).not.toBe(tx.get('/new'));
+  });
+
+  it('writes a check whose slot was already due when claimed (Check now) without waiting', async () => {
+    const tx = await writtenBy({
+      '/asked': { afterMs: 0, ok: true, dueNow: true },
+      '/scheduled': { afterMs: 0, ok: true },
+    });
+    // Gathered with a passing check, the asked-for one would have waited up to 1 s and shared its write.
+    expect(tx.get('/asked')).not.toBe(tx.get('/scheduled'));
+  });
+});
+
+describe.each(databases)('check engine lookahead on $name', (testDatabase) => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  let store: Store;
+  beforeAll(async () => {
+    ({ database, drop } = await testDatabase.create());
+    store = createStore(database.db);
+  });
+  afterAll(async () => {
+    await drop?.();
+  });
+
+  /** Monitors whose first slots are these many ms from now, on the whole millisecond; answers id → slot. */
+  async function monitorsDueIn(offsets: number[]): Promise<Map<string, number>> {
+    const owner = await userWithVerifiedEmail(store, new Date());
+    const ids: string[] = [];
+    for (const [i] of offsets.entries()) {
+      ids.push(
+        await insertMonitor(database.db, {
+          userId: owner.id,
+          email: owner.email,
+          url: `http://127.0.0.1:9/${i}`,
+          nextCheckAt: new Date(Date.now() + HOUR_MS),
+        }),
+      );
+    }
+    const start = Date.now();
+    const slots = new Map(ids.map((id, i) => [id, start + offsets[i]!]));
+    await scheduleAt(database.db, new Map([...slots].map(([id, slot]) => [id, new Date(slot)])));
+    return slots;
+  }
+
+  /** An engine on the real clock whose checks pass at once, noting when each slot's check started. */
+  function engineNoting(started: Map<number, number>): CheckEngine {
+    return createCheckEngine({
+      store,
+      queue: noQueue,
+      clock: systemClock,
+      checkers: {
+        website: {
+          service: 'website',
+          async check({ slotAt }) {
+            started.set(slotAt.getTime(), Date.now());
+            return {
+              responseMs: 1,
+              statusCode: 200,
+              conditions: [{ key: 'http_status', ok: true, summary: 'HTTP' }],
+            };
+          },
+        },
+      },
+      log: silentLog,
+      concurrency: 10,
+      batchSize: 10,
+    });
+  }
+
+  it('starts each check claimed ahead at or after its slot, within a start tick', async () => {
+    // Some beyond the first claim's lookahead, so a later claim takes them.
+    const slots = await monitorsDueIn([300, 450, 700, 1200, 1600]);
+    const started = new Map<number, number>();
+    const engine = engineNoting(started);
+    engine.start();
+    try {
+      for (let waited = 0; started.size < slots.size; waited += 20) {
+        if (waited > 5_000) throw new Error(`only ${started.size} of ${slots.size} checks started`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await engine.stop();
+    }
+    for (const slot of slots.values()) {
+      const lateMs = started.get(slot)! - slot;
+      expect(lateMs).toBeGreaterThanOrEqual(0);
+      expect(lateMs).toBeLessThan(START_TICK_MS + 100);
+    }
+    const results = await database.db
+      .select()
+      .from(checkResults)
+      .where(
+        sql`${checkResults.monitorId} in (${sql.join(
+          [...slots.keys()].map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+      );
+    expect(results).toHaveLength(slots.size);
+  });
+
+  it('gives back a slot it claimed ahead when stopped before its time, unchecked', async () => {
+    const [[id, slot]] = [...(await monitorsDueIn([900]))] as [[string, number]];
+    const started = new Map<number, number>();
+    const engine = engineNoting(started);
+    engine.start();
+    try {
+      for (let waited = 0; !(await monitorRow(database.db, id)).claimedUntil; waited += 20) {
+        if (waited > 800) throw new Error('the slot was not claimed ahead');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await engine.stop();
+    }
+    expect(started.size).toBe(0);
+    expect(await monitorRow(database.db, id)).toMatchObject({
+      claimedUntil: null,
+      nextCheckAt: new Date(slot),
+    });
+    expect(await database.db.select().from(checkResults).where(eq(checkResults.monitorId, id))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CheckerMap } from '../checks/all-checkers.ts';
 import type { CheckOutcome } from '../checks/checker.ts';
-import type { Store } from '../db/store.ts';
+import type { Repositories, Store } from '../db/store.ts';
 import { MONITORS_CHANNEL, type Wakeups } from '../db/wakeups.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { applyPlanLimitsJob } from '../jobs/apply-plan-limits.job.ts';
@@ -24,9 +24,22 @@ export const CHECK_DEADLINE_MS = 30_000;
  */
 export const CLAIM_LEASE_MS = CHECK_DEADLINE_MS + 5_000;
 /**
- * The shortest sleep between claims while slots keep coming due: claims gather about this much work each, and
- * start drift stays under it.
+ * How far ahead a worker claims: each claim takes the slots due within this time, and the worker starts each
+ * check on the first start tick at or after its slot. A light load is then claimed about once a second instead
+ * of every 200 ms, and no check waits for the next claim to start.
  */
+export const LOOKAHEAD_MS = 1_000;
+/**
+ * Waiting checks start together on ticks this far apart (every slot due by the tick, the ticks on the same
+ * instants in every worker), not each on its own timer: at 10,000 monitors, checks started one by one on their
+ * slots cost twice the CPU per check of checks started every 200 ms (the pace of the claims before the
+ * lookahead), and every 500 ms a fifth less again (bench/README.md, "Start ticks"). A check so starts within
+ * this time after its slot, never before; DESIGN.md's bar for start drift is 1 s at p99.
+ */
+export const START_TICK_MS = 500;
+/** The sleep after a claim that took every slot within the lookahead: the next claim comes before those run out. */
+const CLAIM_EVERY_MS = 800;
+/** The shortest sleep while slots keep coming due that others hold (their leases end), so the loop never spins. */
 const POLL_MS = 200;
 /**
  * The longest sleep. The scheduler sleeps until the next due slot (or repeat alert), and is woken sooner when a
@@ -36,12 +49,13 @@ const POLL_MS = 200;
 export const SAFETY_POLL_MS = 30_000;
 /**
  * Finished checks are written together: a check that failed, or that may end a failure (its monitor was not up),
- * or a monitor's first, at most FLUSH_DELAY_MS after it finished, so confirmations, incidents, alerts and a new
- * monitor's page wait for nothing; a passing check of a healthy monitor at most QUIET_FLUSH_DELAY_MS, so a light
- * load writes a few larger batches instead of many small transactions (a full batch is written at once).
+ * a monitor's first, or one whose slot was already due when claimed (Check now), at most FLUSH_DELAY_MS after it
+ * finished, so confirmations, incidents, alerts and the person looking at the page wait for nothing; a passing
+ * check of a healthy monitor at most QUIET_FLUSH_DELAY_MS, so a light load writes about one batch a second
+ * instead of many small ones (a full batch is written at once).
  */
 const FLUSH_DELAY_MS = 50;
-const QUIET_FLUSH_DELAY_MS = 250;
+const QUIET_FLUSH_DELAY_MS = 1_000;
 /** A batch whose write failed (PostgreSQL restarting) is tried again this often while its slots are held. */
 const WRITE_RETRY_MS = 500;
 /**
@@ -68,7 +82,10 @@ export interface CheckEngineOptions {
   clock: Clock;
   checkers: CheckerMap;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  /** Checks running at once in this process. */
+  /**
+   * Checks running at once in this process. It holds at most `concurrency + batchSize` claimed slots, running
+   * or waiting for their time within the lookahead.
+   */
   concurrency: number;
   /** Monitors claimed per statement, and results written per statement. */
   batchSize: number;
@@ -104,6 +121,13 @@ function firstRepeatAt(transition: { kind: string; nextAlertAt?: Date | null }):
   return transition.kind === 'open' && transition.nextAlertAt ? transition.nextAlertAt.getTime() : Infinity;
 }
 
+/** A slot this worker holds: its lease, and whether its result should be written without gathering. */
+interface Claimed {
+  monitor: ClaimedMonitor;
+  leaseUntil: Date;
+  prompt: boolean;
+}
+
 interface Finished {
   monitor: ClaimedMonitor;
   /** The claim's lease: until then no other worker checks this slot. */
@@ -114,15 +138,21 @@ interface Finished {
 }
 
 /**
- * The check scheduler of one worker process. Slots are claimed from the monitors table in batches
- * (`FOR UPDATE SKIP LOCKED`, a lease per claim), checked with at most `concurrency` at once, and written in
- * batches: the monitor row moves on to its next slot, the result row is inserted, and the incident rules run,
- * all in one transaction per batch. Alerts are handed to the job engine after the commit.
+ * The check scheduler of one worker process. Slots due within the lookahead are claimed from the monitors table
+ * in batches (`FOR UPDATE SKIP LOCKED`, a lease per claim), each check started on its slot with at most
+ * `concurrency` at once, and the results written in batches: the monitor row moves on to its next slot and the
+ * result row is inserted in one statement, with the incident rules' writes in the same transaction when a check
+ * opens or ends one. Alerts are handed to the job engine after the commit.
  */
 export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   const { store, queue, clock, checkers, log } = options;
   const services = Object.keys(checkers);
   const running = new Set<Promise<void>>();
+  /** Claimed slots waiting for their time (or for a place), earliest first. */
+  let waiting: Claimed[] = [];
+  let waitTimer: NodeJS.Timeout | undefined;
+  /** The most slots held at once: the running checks and those waiting. */
+  const holdLimit = options.concurrency + options.batchSize;
   let finished: Finished[] = [];
   let flushTimer: NodeJS.Timeout | undefined;
   /** When the pending flush fires (performance.now() ms); Infinity when none is pending. */
@@ -130,6 +160,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   let flushing: Promise<void> = Promise.resolve();
   let loop: Promise<void> | undefined;
   let stopping = false;
+  /** Ends the scheduler's sleep when it held all it may and a batch's room is free again. */
   let wake: (() => void) | undefined;
   /** While the scheduler sleeps: when it will look again (clock ms), and a way to make that sooner. */
   let sleeping: { until: number; wakeAt(at: number): void } | undefined;
@@ -152,22 +183,70 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
    */
   let claimedSinceVacuum = 0;
 
-  async function claimAndStart(limit: number): Promise<number> {
+  /**
+   * Claims up to `limit` slots due within `aheadMs` and starts each on its slot. The lease covers the wait too:
+   * no other worker checks the slot before its check here could have been written.
+   */
+  async function claim(limit: number, aheadMs: number): Promise<number> {
     const now = clock.now();
-    const leaseUntil = addMs(now, options.claimLeaseMs ?? CLAIM_LEASE_MS);
-    const claimed = await store.checks.claimDue({ now, leaseUntil, limit, services });
+    const leaseUntil = addMs(now, aheadMs + (options.claimLeaseMs ?? CLAIM_LEASE_MS));
+    const claimed = await store.checks.claimDue({
+      now,
+      dueBy: addMs(now, aheadMs),
+      leaseUntil,
+      limit,
+      services,
+    });
     claimedSinceVacuum += claimed.length;
-    for (const monitor of claimed) {
-      const task = runCheck(monitor, leaseUntil).finally(() => {
-        running.delete(task);
-        wake?.();
-      });
-      running.add(task);
-    }
+    if (claimed.length === 0) return 0;
+    // A slot already due when claimed is someone's (a new monitor, Check now) or late: its result goes out soon.
+    waiting = waiting.concat(
+      claimed.map((monitor) => ({ monitor, leaseUntil, prompt: monitor.slotAt <= now })),
+    );
+    // The claim's rows come in no order (an UPDATE's RETURNING), and a wake-up's slot may be due before those held.
+    waiting.sort((a, b) => a.monitor.slotAt.getTime() - b.monitor.slotAt.getTime());
+    // A slot already due (a new monitor, Check now, a late worker's) starts at once; the others on their tick.
+    if (claimed.some((monitor) => monitor.slotAt <= now)) startDue();
+    else waitForTick();
     return claimed.length;
   }
 
-  async function runCheck(monitor: ClaimedMonitor, leaseUntil: Date): Promise<void> {
+  /** Starts the waiting checks whose slot has come, while places are free; then waits for the next one's time. */
+  function startDue(): void {
+    const now = clock.now().getTime();
+    let started = 0;
+    while (started < waiting.length && running.size < options.concurrency) {
+      const slot = waiting[started]!;
+      if (slot.monitor.slotAt.getTime() > now) break;
+      started += 1;
+      const task = runCheck(slot).finally(() => {
+        running.delete(task);
+        // A place came free: the checks that came due while all were taken start now; the rest keep their tick.
+        if (running.size + 1 >= options.concurrency) startDue();
+        if (wake && room() >= options.batchSize) wake();
+      });
+      running.add(task);
+    }
+    if (started > 0) waiting = waiting.slice(started);
+    waitForTick();
+  }
+
+  /** Starts the waiting checks at the tick after the first one's slot; while all places are taken, when one frees. */
+  function waitForTick(): void {
+    clearTimeout(waitTimer);
+    waitTimer = undefined;
+    const next = waiting[0];
+    if (!next || running.size >= options.concurrency) return;
+    const tick = Math.ceil(next.monitor.slotAt.getTime() / START_TICK_MS) * START_TICK_MS;
+    waitTimer = setTimeout(startDue, Math.max(1, tick - clock.now().getTime()));
+  }
+
+  /** How many more slots this worker may claim. */
+  function room(): number {
+    return running.size < options.concurrency ? holdLimit - running.size - waiting.length : 0;
+  }
+
+  async function runCheck({ monitor, leaseUntil, prompt }: Claimed): Promise<void> {
     const checkedAt = clock.now();
     const checker = checkers[monitor.service as keyof CheckerMap]!;
     // A timer cleared when the check is done, not AbortSignal.timeout's, which fires (building an abort error)
@@ -197,7 +276,10 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       clearTimeout(timer);
     }
     if (finished.length >= options.batchSize) void flush();
-    else flushWithin(mayChangeState(finished[finished.length - 1]!) ? FLUSH_DELAY_MS : QUIET_FLUSH_DELAY_MS);
+    else
+      flushWithin(
+        prompt || mayChangeState(finished[finished.length - 1]!) ? FLUSH_DELAY_MS : QUIET_FLUSH_DELAY_MS,
+      );
   }
 
   /**
@@ -259,51 +341,63 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   async function write(batch: Finished[]): Promise<void> {
     const now = clock.now();
     const slots = batch.map((item) => toSlot(item, now));
-    const deliveries = await store.transaction(async (tx) => {
-      const moved = await tx.checks.advance(slots.map((slot) => slot.slot));
-      const accepted = slots.filter((slot) => moved.has(slot.slot.monitorId));
-      await tx.checks.insertResults(accepted.map((slot) => slot.slot));
-      const pending: string[] = [];
-      const changed: string[] = [];
-      for (const { slot, item, transitions } of accepted) {
-        if (transitions.length > 0) changed.push(item.monitor.id);
-        for (const transition of transitions) {
-          const { monitor } = item;
-          const incidentId =
-            transition.kind === 'open'
-              ? await tx.alerting.openIncident({
-                  monitorId: monitor.id,
-                  userId: monitor.userId,
-                  conditionKey: transition.conditionKey,
-                  summary: transition.summary,
-                  now: slot.checkedAt,
-                  nextAlertAt: transition.nextAlertAt,
-                })
-              : await tx.alerting.resolveIncident(monitor.id, transition.conditionKey, slot.checkedAt);
-          if (!incidentId) continue;
-          pending.push(
-            ...(await recordEventDeliveries(tx, {
-              incidentId,
-              event: transition.kind === 'open' ? 'opened' : 'resolved',
-              userId: monitor.userId,
-              alertSettings: monitor.alertSettings,
-              now: slot.checkedAt,
-            })),
-          );
-        }
-      }
-      await tx.checks.requestLinkedChecks(changed, now);
-      return pending;
-    });
-    // The scheduler may have planned to sleep past these monitors' next checks or their first repeat alerts.
+    // A batch that opens or ends nothing is one statement; one that does writes its incidents in the same
+    // transaction.
+    let deliveries: string[] = [];
+    if (slots.some((slot) => slot.transitions.length > 0))
+      deliveries = await store.transaction((tx) => recordWithIncidents(tx, slots, now));
+    else await store.checks.record(slots.map((slot) => slot.slot));
+    // The scheduler may have planned to sleep past the claim of these monitors' next checks (a lookahead before
+    // them) or their first repeat alerts.
     wakeBy(
       Math.min(
         ...slots.map(({ slot, transitions }) =>
-          Math.min(slot.nextCheckAt.getTime(), ...transitions.map(firstRepeatAt)),
+          Math.min(slot.nextCheckAt.getTime() - LOOKAHEAD_MS, ...transitions.map(firstRepeatAt)),
         ),
       ),
     );
     await handOver(deliveries);
+  }
+
+  /** Records the slots and what their transitions open or end; resolves with the deliveries to hand over. */
+  async function recordWithIncidents(
+    tx: Repositories,
+    slots: ReturnType<typeof toSlot>[],
+    now: Date,
+  ): Promise<string[]> {
+    const moved = await tx.checks.record(slots.map((slot) => slot.slot));
+    const pending: string[] = [];
+    const changed: string[] = [];
+    for (const { slot, item, transitions } of slots) {
+      if (!moved.has(slot.monitorId)) continue;
+      if (transitions.length > 0) changed.push(item.monitor.id);
+      for (const transition of transitions) {
+        const { monitor } = item;
+        const incidentId =
+          transition.kind === 'open'
+            ? await tx.alerting.openIncident({
+                monitorId: monitor.id,
+                userId: monitor.userId,
+                conditionKey: transition.conditionKey,
+                summary: transition.summary,
+                now: slot.checkedAt,
+                nextAlertAt: transition.nextAlertAt,
+              })
+            : await tx.alerting.resolveIncident(monitor.id, transition.conditionKey, slot.checkedAt);
+        if (!incidentId) continue;
+        pending.push(
+          ...(await recordEventDeliveries(tx, {
+            incidentId,
+            event: transition.kind === 'open' ? 'opened' : 'resolved',
+            userId: monitor.userId,
+            alertSettings: monitor.alertSettings,
+            now: slot.checkedAt,
+          })),
+        );
+      }
+    }
+    await tx.checks.requestLinkedChecks(changed, now);
+    return pending;
   }
 
   /** Makes the scheduler look again by `at` (clock ms). */
@@ -440,15 +534,16 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   }
 
   /**
-   * How long to sleep when no place is taken: until the next due slot or repeat alert, at least POLL_MS while
-   * slots keep coming due (so claims gather work), at most SAFETY_POLL_MS.
+   * How long to sleep after a claim that took every slot within the lookahead: CLAIM_EVERY_MS when it took
+   * some (more keep coming), else until the lookahead reaches the next due slot or repeat alert, at least
+   * POLL_MS (a due slot another worker holds), at most SAFETY_POLL_MS.
    */
   async function sleepMs(claimed: number): Promise<number> {
-    if (claimed > 0) return POLL_MS;
+    if (claimed > 0) return CLAIM_EVERY_MS;
     const now = clock.now();
     const due = await store.checks.nextDueAt(now, services);
     if (!due) return SAFETY_POLL_MS;
-    return Math.min(Math.max(due.getTime() - now.getTime(), POLL_MS), SAFETY_POLL_MS);
+    return Math.min(Math.max(due.getTime() - LOOKAHEAD_MS - now.getTime(), POLL_MS), SAFETY_POLL_MS);
   }
 
   async function run(): Promise<void> {
@@ -460,20 +555,22 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       });
     while (!stopping) {
       let full = false;
+      /** The claim took all this worker may hold: more may be due within the lookahead. */
+      let capped = false;
       let delay = POLL_MS;
       wakeWhileAwake = Infinity;
       try {
-        const free = options.concurrency - running.size;
-        const limit = Math.min(free, options.batchSize);
-        const claimed = limit > 0 ? await claimAndStart(limit) : 0;
-        full = claimed === limit && limit > 0;
+        const limit = Math.min(room(), options.batchSize);
+        const claimed = limit > 0 ? await claim(limit, LOOKAHEAD_MS) : 0;
+        capped = claimed === limit;
+        full = capped && limit === options.batchSize;
         await housekeeping();
-        if (!full && running.size < options.concurrency) delay = await sleepMs(claimed);
+        if (!capped) delay = await sleepMs(claimed);
       } catch (error) {
         log.error({ err: error }, 'check scheduler error');
       }
       if (full && !stopping) continue;
-      // Sleep until then, until a change is notified, or until a running check frees a place when all were taken.
+      // Sleep until then, until a change is notified, or, when it held all it may, until a batch's room is free.
       delay = Math.min(delay, Math.max(0, wakeWhileAwake - clock.now().getTime()));
       await new Promise<void>((resolve) => {
         let timer = setTimeout(done, delay);
@@ -491,7 +588,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
             timer = setTimeout(done, Math.max(0, at - clock.now().getTime()));
           },
         };
-        wake = running.size >= options.concurrency || stopping ? done : undefined;
+        wake = capped || stopping ? done : undefined;
         if (stopping) done();
       });
     }
@@ -507,6 +604,16 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       wake?.();
       sleeping?.wakeAt(0);
       await loop;
+      // Slots not yet started go back at once, for another worker to take.
+      clearTimeout(waitTimer);
+      const unstarted = waiting.map(({ monitor }) => monitor.id);
+      waiting = [];
+      await store.checks.release(unstarted).catch((error: unknown) => {
+        log.warn(
+          { err: error, count: unstarted.length },
+          'giving back claimed slots failed; their leases end',
+        );
+      });
       await Promise.allSettled([...running]);
       await flush();
     },
@@ -514,7 +621,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       let total = 0;
       for (;;) {
         const limit = Math.min(options.concurrency, options.batchSize);
-        const claimed = await claimAndStart(limit);
+        const claimed = await claim(limit, 0);
         total += claimed;
         await Promise.allSettled([...running]);
         await flush();

@@ -78,12 +78,14 @@ export interface CheckedSlot {
 export function createCheckRepository(db: Db) {
   return {
     /**
-     * Claims up to `limit` due monitors of the given services in one statement. A claimed row keeps its
+     * Claims up to `limit` monitors of the given services due by `dueBy` (now unless given: a worker claims a
+     * little ahead and starts each check on its slot) in one statement, earliest first. A claimed row keeps its
      * `next_check_at` (the slot) and gets a lease; rows locked by another worker's claim are skipped, and a
      * row whose lease ran out (its worker died) is due again.
      */
     async claimDue(options: {
       now: Date;
+      dueBy?: Date;
       leaseUntil: Date;
       limit: number;
       services: string[];
@@ -95,7 +97,7 @@ export function createCheckRepository(db: Db) {
             where id in (
               select id from monitors
               where paused = false
-                and next_check_at <= ${at(options.now)}
+                and next_check_at <= ${at(options.dueBy ?? options.now)}
                 and (claimed_until is null or claimed_until <= ${at(options.now)})
                 and service in (${list(options.services.map((service) => sql`${service}`))})
               order by next_check_at
@@ -130,38 +132,55 @@ export function createCheckRepository(db: Db) {
     },
 
     /**
-     * Moves each monitor on to its next slot and records what the check saw, but only where the row still
-     * holds the checked slot and is not paused: a slot whose lease ran out and was checked again by another
-     * worker, a monitor paused or re-scheduled meanwhile, or a deleted one, is left alone. Returns the ids
-     * that moved on; only their results count, and only their hourly tallies take the new check. A re-check
-     * asked for during the check (`recheck_requested`) makes the next slot due at once.
+     * Records a batch of checked slots in one statement: each monitor moves on to its next slot and keeps what
+     * the check saw, and the check's result row is inserted, but only where the row still holds the checked slot
+     * and is not paused: a slot whose lease ran out and was checked again by another worker, a monitor paused or
+     * re-scheduled meanwhile, or a deleted one, is left alone and its result dropped. Returns the ids that moved
+     * on; only their hourly tallies take the new check. A re-check asked for during the check
+     * (`recheck_requested`) makes the next slot due at once. One statement is one transaction, so a batch with
+     * no incident to write needs no other; with one, call it inside the transaction that writes the incident.
+     * A result already written (it never should be) is kept as it was.
      */
-    async advance(slots: CheckedSlot[]): Promise<Set<string>> {
+    async record(slots: CheckedSlot[]): Promise<Set<string>> {
       if (slots.length === 0) return new Set();
       const rows = await rowsOf<{ id: string }>(
         db,
-        sql`update monitors as m set
-              next_check_at = case when m.recheck_requested
-                then greatest(v.checked_at, v.slot_at + interval '1 millisecond') else v.next_at end,
-              recheck_requested = false, claimed_until = null, last_checked_at = v.checked_at,
-              last_response_ms = v.response_ms, last_error = v.error, status = v.status, check_state = v.state,
-              tally_hour = v.tally_hour, tally_checks = v.tally_checks::smallint[],
-              tally_failures = v.tally_failures::smallint[]
-            from unnest(
-              ${column(slots, (slot) => slot.monitorId)}::uuid[],
-              ${column(slots, (slot) => slot.slotText)}::timestamptz[],
-              ${column(slots, (slot) => slot.nextCheckAt.toISOString())}::timestamptz[],
-              ${column(slots, (slot) => slot.checkedAt.toISOString())}::timestamptz[],
-              ${column(slots, (slot) => slot.responseMs)}::int[],
-              ${column(slots, (slot) => slot.error)}::text[],
-              ${column(slots, (slot) => slot.status)}::text[],
-              ${column(slots, (slot) => JSON.stringify(slot.checkState))}::jsonb[],
-              ${column(slots, (slot) => slot.tally.hour.toISOString())}::timestamptz[],
-              ${column(slots, (slot) => arrayLiteral(slot.tally.checks))}::text[],
-              ${column(slots, (slot) => arrayLiteral(slot.tally.failures))}::text[])
-              as v(id, slot_at, next_at, checked_at, response_ms, error, status, state, tally_hour, tally_checks, tally_failures)
-            where m.id = v.id and m.next_check_at = v.slot_at and m.paused = false
-            returning m.id`,
+        sql`with v as (
+              select * from unnest(
+                ${column(slots, (slot) => slot.monitorId)}::uuid[],
+                ${column(slots, (slot) => slot.slotText)}::timestamptz[],
+                ${column(slots, (slot) => slot.nextCheckAt.toISOString())}::timestamptz[],
+                ${column(slots, (slot) => slot.checkedAt.toISOString())}::timestamptz[],
+                ${column(slots, (slot) => slot.ok)}::boolean[],
+                ${column(slots, (slot) => slot.responseMs)}::int[],
+                ${column(slots, (slot) => slot.statusCode)}::int[],
+                ${column(slots, (slot) => JSON.stringify(slot.failedConditions))}::jsonb[],
+                ${column(slots, (slot) => slot.error)}::text[],
+                ${column(slots, (slot) => slot.status)}::text[],
+                ${column(slots, (slot) => JSON.stringify(slot.checkState))}::jsonb[],
+                ${column(slots, (slot) => slot.tally.hour.toISOString())}::timestamptz[],
+                ${column(slots, (slot) => arrayLiteral(slot.tally.checks))}::text[],
+                ${column(slots, (slot) => arrayLiteral(slot.tally.failures))}::text[])
+                as v(id, slot_at, next_at, checked_at, ok, response_ms, status_code, failed_conditions, error,
+                  status, state, tally_hour, tally_checks, tally_failures)),
+            moved as (
+              update monitors as m set
+                next_check_at = case when m.recheck_requested
+                  then greatest(v.checked_at, v.slot_at + interval '1 millisecond') else v.next_at end,
+                recheck_requested = false, claimed_until = null, last_checked_at = v.checked_at,
+                last_response_ms = v.response_ms, last_error = v.error, status = v.status, check_state = v.state,
+                tally_hour = v.tally_hour, tally_checks = v.tally_checks::smallint[],
+                tally_failures = v.tally_failures::smallint[]
+              from v
+              where m.id = v.id and m.next_check_at = v.slot_at and m.paused = false
+              returning m.id),
+            written as (
+              insert into check_results (monitor_id, slot_at, checked_at, ok, response_ms, status_code,
+                failed_conditions, error)
+              select v.id, v.slot_at, v.checked_at, v.ok, v.response_ms, v.status_code, v.failed_conditions, v.error
+              from v join moved on moved.id = v.id
+              on conflict (monitor_id, slot_at) do nothing)
+            select id::text from moved`,
       );
       return new Set(rows.map((row) => row.id));
     },
@@ -235,24 +254,6 @@ export function createCheckRepository(db: Db) {
             )) * 1000)::float8 as due_ms`,
       );
       return row?.due_ms == null ? null : new Date(Math.round(row.due_ms));
-    },
-
-    /** One insert of the whole batch; a slot already written (it never should be) is kept as it was. */
-    async insertResults(slots: CheckedSlot[]): Promise<void> {
-      if (slots.length === 0) return;
-      await db.execute(
-        sql`insert into check_results (monitor_id, slot_at, checked_at, ok, response_ms, status_code, failed_conditions, error)
-            select * from unnest(
-              ${column(slots, (slot) => slot.monitorId)}::uuid[],
-              ${column(slots, (slot) => slot.slotText)}::timestamptz[],
-              ${column(slots, (slot) => slot.checkedAt.toISOString())}::timestamptz[],
-              ${column(slots, (slot) => slot.ok)}::boolean[],
-              ${column(slots, (slot) => slot.responseMs)}::int[],
-              ${column(slots, (slot) => slot.statusCode)}::int[],
-              ${column(slots, (slot) => JSON.stringify(slot.failedConditions))}::jsonb[],
-              ${column(slots, (slot) => slot.error)}::text[])
-            on conflict (monitor_id, slot_at) do nothing`,
-      );
     },
 
     /** Gives claimed slots back at once (shutdown before they were checked). */
