@@ -37,6 +37,12 @@ export const LOOKAHEAD_MS = 1_000;
  * this time after its slot, never before; DESIGN.md's bar for start drift is 1 s at p99.
  */
 export const START_TICK_MS = 500;
+/**
+ * The ticks of a busy worker, one whose last claim could not take every slot within the lookahead: it is awake
+ * anyway, and its held slots must start soon for it to claim more (waiting for 500 ms ticks, a worker holding
+ * its limit checks no more than that limit per tick; 200,000 monitors on 2 workers fell behind so).
+ */
+const BUSY_START_TICK_MS = 50;
 /** The sleep after a claim that took every slot within the lookahead: the next claim comes before those run out. */
 const CLAIM_EVERY_MS = 800;
 /** The shortest sleep while slots keep coming due that others hold (their leases end), so the loop never spins. */
@@ -83,8 +89,8 @@ export interface CheckEngineOptions {
   checkers: CheckerMap;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /**
-   * Checks running at once in this process. It holds at most `concurrency + batchSize` claimed slots, running
-   * or waiting for their time within the lookahead.
+   * Checks running at once in this process. It holds at most `concurrency + 4 × batchSize` claimed slots,
+   * running or waiting for their time within the lookahead.
    */
   concurrency: number;
   /** Monitors claimed per statement, and results written per statement. */
@@ -152,7 +158,15 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   let waiting: Claimed[] = [];
   let waitTimer: NodeJS.Timeout | undefined;
   /** The most slots held at once: the running checks and those waiting. */
-  const holdLimit = options.concurrency + options.batchSize;
+  const holdLimit = options.concurrency + 4 * options.batchSize;
+  /**
+   * Slots claimed per statement: a batch, at most as many as may run at once (as before the lookahead). Larger
+   * claims made PostgreSQL plan the claim as a sort of every due row when the table has no statistics yet (a
+   * bitmap scan and a sort above about 55 rows on a fresh 200,000-monitor table, 0.3–1.5 s a claim).
+   */
+  const claimLimit = Math.min(options.batchSize, options.concurrency);
+  /** The last claim took every slot within the lookahead: checks start on START_TICK_MS ticks. */
+  let light = true;
   let finished: Finished[] = [];
   let flushTimer: NodeJS.Timeout | undefined;
   /** When the pending flush fires (performance.now() ms); Infinity when none is pending. */
@@ -237,7 +251,8 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     waitTimer = undefined;
     const next = waiting[0];
     if (!next || running.size >= options.concurrency) return;
-    const tick = Math.ceil(next.monitor.slotAt.getTime() / START_TICK_MS) * START_TICK_MS;
+    const every = light ? START_TICK_MS : BUSY_START_TICK_MS;
+    const tick = Math.ceil(next.monitor.slotAt.getTime() / every) * every;
     waitTimer = setTimeout(startDue, Math.max(1, tick - clock.now().getTime()));
   }
 
@@ -560,10 +575,14 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       let delay = POLL_MS;
       wakeWhileAwake = Infinity;
       try {
-        const limit = Math.min(room(), options.batchSize);
+        const limit = Math.min(room(), claimLimit);
         const claimed = limit > 0 ? await claim(limit, LOOKAHEAD_MS) : 0;
         capped = claimed === limit;
-        full = capped && limit === options.batchSize;
+        full = capped && limit === claimLimit;
+        if (capped !== !light) {
+          light = !capped;
+          waitForTick();
+        }
         await housekeeping();
         if (!capped) delay = await sleepMs(claimed);
       } catch (error) {

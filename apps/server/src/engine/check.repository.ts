@@ -186,8 +186,10 @@ export function createCheckRepository(db: Db) {
     },
 
     /**
-     * VACUUM of the monitors table, unless an autovacuum launcher runs (then it is autovacuum's to do). Answers
-     * whether it vacuumed. Not in a transaction: VACUUM cannot run inside one.
+     * VACUUM (and ANALYZE) of the monitors table, unless an autovacuum launcher runs (then it is autovacuum's to
+     * do). Answers whether it vacuumed. Not in a transaction: VACUUM cannot run inside one. The statistics matter
+     * as much as the dead rows: without them PostgreSQL guesses that few due rows are of a claimed service and
+     * plans the claim as a sort of every due row (0.3–1.5 s a claim at 200,000 monitors).
      */
     async vacuumMonitors(): Promise<boolean> {
       const [row] = await rowsOf<{ autovacuum: boolean }>(
@@ -195,7 +197,7 @@ export function createCheckRepository(db: Db) {
         sql`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as autovacuum`,
       );
       if (row?.autovacuum) return false;
-      await db.execute(sql`vacuum monitors`);
+      await db.execute(sql`vacuum (analyze) monitors`);
       return true;
     },
 
