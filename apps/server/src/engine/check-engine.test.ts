@@ -743,19 +743,6 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
     // Gathered with a passing check, the asked-for one would have waited up to 1 s and shared its write.
     expect(tx.get('/asked')).not.toBe(tx.get('/scheduled'));
   });
-});
-
-describe.each(databases)('check engine lookahead on $name', (testDatabase) => {
-  let database: Database;
-  let drop: () => Promise<void>;
-  let store: Store;
-  beforeAll(async () => {
-    ({ database, drop } = await testDatabase.create());
-    store = createStore(database.db);
-  });
-  afterAll(async () => {
-    await drop?.();
-  });
 
   /** Monitors whose first slots are these many ms from now, on the whole millisecond; answers id → slot. */
   async function monitorsDueIn(offsets: number[]): Promise<Map<string, number>> {

@@ -237,7 +237,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
         running.delete(task);
         // A place came free: the checks that came due while all were taken start now; the rest keep their tick.
         if (running.size + 1 >= options.concurrency) startDue();
-        if (wake && room() >= options.batchSize) wake();
+        if (wake && room() >= claimLimit) wake();
       });
       running.add(task);
     }
@@ -579,7 +579,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
         const claimed = limit > 0 ? await claim(limit, LOOKAHEAD_MS) : 0;
         capped = claimed === limit;
         full = capped && limit === claimLimit;
-        if (capped !== !light) {
+        if (light === capped) {
           light = !capped;
           waitForTick();
         }
@@ -639,7 +639,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     async runDue() {
       let total = 0;
       for (;;) {
-        const limit = Math.min(options.concurrency, options.batchSize);
+        const limit = claimLimit;
         const claimed = await claim(limit, 0);
         total += claimed;
         await Promise.allSettled([...running]);
