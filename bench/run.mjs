@@ -1,5 +1,5 @@
 // `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
-// `npm run bench -- checks|checks-long|alerts|phone|api|shopify|ads|restart|lighthouse|detection|idle|partitions|long`
+// `npm run bench -- checks|checks-long|http-floor|alerts|phone|api|shopify|ads|restart|lighthouse|detection|idle|partitions|long`
 // runs the long ones instead (minutes each; see bench/README.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const LONG = [
   'checks',
   'checks-long',
+  'http-floor',
   'alerts',
   'phone',
   'api',
@@ -23,7 +24,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
 if (unknown.length) {
   console.error(
-    `Unknown benchmark ${unknown.join(', ')}: use checks, checks-long, alerts, phone, api, shopify, ads, restart, lighthouse, detection, idle, partitions or long (all twelve).`,
+    `Unknown benchmark ${unknown.join(', ')}: use checks, checks-long, http-floor, alerts, phone, api, shopify, ads, restart, lighthouse, detection, idle, partitions or long (all thirteen).`,
   );
   process.exit(2);
 }
@@ -97,6 +98,11 @@ if (long.includes('checks-long')) {
     rows.push(row);
   }
   printChecks(rows);
+}
+
+if (long.includes('http-floor')) {
+  const { benchHttpFloor, printHttpFloor } = await import('./http-floor.mjs');
+  printHttpFloor(await benchHttpFloor());
 }
 
 if (long.includes('phone')) {
