@@ -35,7 +35,7 @@ import {
 import { useRequest } from '../../../lib/use-request.ts';
 import { getMonitorStats } from '../api/get-monitor-stats.ts';
 import { monitorEditPath } from '../paths.ts';
-import { serviceModule } from '../services/index.ts';
+import { serviceDisplay } from '../services/display.ts';
 import { summariseStats } from '../stats-summary.ts';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
 import { ContactStatusCard } from './contact-status-card.tsx';
@@ -194,7 +194,7 @@ export function MonitorDetail({
     );
   }
 
-  const { TargetHeader, TargetDetail } = serviceModule(monitor.service) ?? UNKNOWN_SERVICE;
+  const { TargetHeader, TargetDetail } = serviceDisplay(monitor.service) ?? UNKNOWN_SERVICE;
 
   async function toggle(current: Monitor) {
     if (await run(current.paused ? 'start' : 'pause', [current.monitorId])) info.reload();

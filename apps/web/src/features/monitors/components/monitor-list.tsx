@@ -31,7 +31,7 @@ import { useRefreshEvery, useRequest } from '../../../lib/use-request.ts';
 import { useWiderThan } from '../../../lib/use-wider-than.ts';
 import { MONITOR_PAGE_SIZE, getMonitors } from '../api/get-monitors.ts';
 import { monitorDetailPath } from '../paths.ts';
-import { serviceModule } from '../services/index.ts';
+import { serviceDisplay } from '../services/display.ts';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
 import { MonitorStatusBadge } from './monitor-status-badge.tsx';
 import { useMonitorActions, type MonitorAction } from './use-monitor-actions.ts';
@@ -51,7 +51,7 @@ function LoadingTable() {
 }
 
 function TargetSummary({ monitor }: { monitor: Monitor }) {
-  const Summary = serviceModule(monitor.service)?.TargetSummary;
+  const Summary = serviceDisplay(monitor.service)?.TargetSummary;
   return Summary ? <Summary monitor={monitor} /> : null;
 }
 

@@ -53,8 +53,8 @@ export interface ServiceSectionProps {
 
 /**
  * Everything the web app knows about one service, behind one interface (the registry in `index.ts` maps
- * the service id to it): its form section, its values, their checks and body, and how a monitor's target
- * shows in the list and the detail.
+ * the service id to it): its form section, its values, their checks and body. How a monitor's target shows in
+ * the list and the detail is `display.ts`'s.
  */
 export interface ServiceModule<T extends TargetValues = TargetValues> {
   service: ServicePart['service'];
@@ -80,10 +80,4 @@ export interface ServiceModule<T extends TargetValues = TargetValues> {
   shownErrors: RegExp;
   /** The section of the form: what exactly to watch. */
   Section: ComponentType<ServiceSectionProps>;
-  /** The monitor's target in one or two lines, under its name in the list. */
-  TargetSummary: ComponentType<{ monitor: Monitor }>;
-  /** The target under the monitor's title on its detail. */
-  TargetHeader: ComponentType<{ monitor: Monitor }>;
-  /** Anything more the detail shows about the target (a lost connection, the watched products). */
-  TargetDetail?: ComponentType<{ monitor: Monitor }>;
 }

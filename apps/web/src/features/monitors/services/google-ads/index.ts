@@ -3,11 +3,6 @@ import { addTargetIssues } from '../ads/ads-target-errors.ts';
 import { parseConditions } from '../conditions.ts';
 import type { ServiceModule } from '../types.ts';
 import { GoogleAdsSection } from './google-ads-section.tsx';
-import {
-  GoogleAdsTargetDetail,
-  GoogleAdsTargetHeader,
-  GoogleAdsTargetSummary,
-} from './google-ads-target.tsx';
 
 /** The Google Ads account chosen, as the form keeps it (the body sends its resource name). */
 export type ChosenCustomer = { resourceName: string; customerId: string; name: string; currency: string };
@@ -106,7 +101,4 @@ export const googleAdsService: ServiceModule<GoogleAdsTargetValues> = {
   formFieldOf: fieldOf,
   shownErrors: /^target\.(connectionId|customer|adIds|campaignIds|linkedMonitorId)$/,
   Section: GoogleAdsSection,
-  TargetSummary: GoogleAdsTargetSummary,
-  TargetHeader: GoogleAdsTargetHeader,
-  TargetDetail: GoogleAdsTargetDetail,
 };

@@ -3,7 +3,6 @@ import { addTargetIssues } from '../ads/ads-target-errors.ts';
 import { parseConditions } from '../conditions.ts';
 import type { ServiceModule } from '../types.ts';
 import { MetaAdsSection } from './meta-ads-section.tsx';
-import { MetaAdsTargetDetail, MetaAdsTargetHeader, MetaAdsTargetSummary } from './meta-ads-target.tsx';
 
 /** The ad account chosen, as the form keeps it (the body sends its id). */
 export type ChosenAdAccount = { accountId: string; name: string; currency: string };
@@ -68,7 +67,4 @@ export const metaAdsService: ServiceModule<MetaAdsTargetValues> = {
   formFieldOf: fieldOf,
   shownErrors: /^target\.(connectionId|accountId|adSetIds|linkedMonitorId)$/,
   Section: MetaAdsSection,
-  TargetSummary: MetaAdsTargetSummary,
-  TargetHeader: MetaAdsTargetHeader,
-  TargetDetail: MetaAdsTargetDetail,
 };

@@ -7,7 +7,6 @@ import {
 import { parseConditions } from '../conditions.ts';
 import type { ServiceModule } from '../types.ts';
 import { ShopifySection } from './shopify-section.tsx';
-import { ShopifyTargetDetail, ShopifyTargetHeader, ShopifyTargetSummary } from './shopify-target.tsx';
 
 /** A chosen product as the form keeps it: its id, and its title and image for the chips. */
 export type ChosenProduct = { productId: string; title: string; imageUrl: string | null };
@@ -77,7 +76,4 @@ export const shopifyService: ServiceModule<ShopifyTargetValues> = {
   },
   shownErrors: /^target\.(connectionId|products)$/,
   Section: ShopifySection,
-  TargetSummary: ShopifyTargetSummary,
-  TargetHeader: ShopifyTargetHeader,
-  TargetDetail: ShopifyTargetDetail,
 };

@@ -2,7 +2,6 @@ import { websiteConditions, websiteTarget } from '@vigil/contracts';
 import { parseConditions } from '../conditions.ts';
 import type { ServiceModule } from '../types.ts';
 import { WebsiteSection } from './website-section.tsx';
-import { WebsiteTargetHeader, WebsiteTargetSummary } from './website-target.tsx';
 
 export type WebsiteTargetValues = { url: string };
 
@@ -25,6 +24,4 @@ export const websiteService: ServiceModule<WebsiteTargetValues> = {
   conditionOptionLabels: { missing: 'is missing from the page', present: 'appears on the page' },
   shownErrors: /^target\.url$/,
   Section: WebsiteSection,
-  TargetSummary: WebsiteTargetSummary,
-  TargetHeader: WebsiteTargetHeader,
 };
