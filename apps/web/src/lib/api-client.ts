@@ -1,4 +1,3 @@
-import axios, { type AxiosRequestConfig } from 'axios';
 import { notifications } from '@mantine/notifications';
 import type { ErrorDetail } from '@vigil/contracts';
 import { clearSession, getToken, rememberReturnPath } from './session.ts';
@@ -31,10 +30,17 @@ export interface ApiFailure {
 
 export type ApiResult<T> = ApiSuccess<T> | ApiFailure;
 
-export type RequestOptions = Pick<AxiosRequestConfig, 'params' | 'signal' | 'headers'> & {
+/** A query value; `undefined` and `null` leave the parameter out. */
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  /** The query string's parameters. */
+  params?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
   /** A failure shows no toast (a background count polled every 30 s; the next poll tries again). 401 still signs out. */
   quiet?: boolean;
-};
+}
 
 export interface ApiClient {
   get<T>(url: string, options?: RequestOptions): Promise<ApiResult<T>>;
@@ -47,7 +53,8 @@ export interface ApiClientOptions {
   /** Same origin by default: the API and the app are served by one server (a Vite proxy in development). */
   baseURL?: string;
   timeout?: number;
-  adapter?: AxiosRequestConfig['adapter'];
+  /** The browser's `fetch` by default (read at each request). */
+  fetch?: typeof fetch;
   /** Leaves the page on a 401; a full page load, so no state of the ended session survives. */
   navigate?: (url: string) => void;
   /** Shows an error to the user; by default the top-center 'Error' toast. */
@@ -76,60 +83,68 @@ export function showErrorToast(message: string): void {
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const navigate = options.navigate ?? ((url: string) => window.location.assign(url));
   const showError = options.showError ?? showErrorToast;
-  const http = axios.create({
-    baseURL: options.baseURL ?? '',
-    timeout: options.timeout ?? REQUEST_TIMEOUT_MS,
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    ...(options.adapter ? { adapter: options.adapter } : {}),
-  });
-  http.interceptors.request.use((config) => {
-    const token = getToken();
-    if (token) config.headers.set('Authorization', token);
-    return config;
-  });
+  const baseURL = options.baseURL ?? '';
+  const timeoutMs = options.timeout ?? REQUEST_TIMEOUT_MS;
 
-  async function request<T>({ quiet = false, ...config }: AxiosRequestConfig & { quiet?: boolean }) {
-    if (config.method === 'GET' && config.url) {
-      const body = await takeEarly(config.url, config.params as Record<string, string | number> | undefined);
-      if (isRecord(body) && !config.signal?.aborted)
-        return { ...(body as { data: T }), ok: true as const, status: 200 };
+  async function request<T>(
+    method: string,
+    url: string,
+    { quiet = false, params, signal, headers }: RequestOptions = {},
+    body?: unknown,
+  ): Promise<ApiResult<T>> {
+    if (method === 'GET') {
+      const early = await takeEarly(url, params as Record<string, string | number> | undefined);
+      if (isRecord(early) && !signal?.aborted) return { ...(early as { data: T }), ok: true, status: 200 };
     }
+    const notify = quiet ? () => undefined : showError;
+    if (signal?.aborted) return cancelled();
+    // One signal for the caller's cancel and the timeout; which of the two ended it decides what is shown.
+    const controller = new AbortController();
+    const cancel = () => controller.abort();
+    signal?.addEventListener('abort', cancel, { once: true });
+    const timer = setTimeout(cancel, timeoutMs);
     try {
-      const response = await http.request<unknown>(config);
-      const body = isRecord(response.data) ? response.data : { data: response.data };
-      return { ...(body as { data: T }), ok: true as const, status: response.status };
-    } catch (error) {
-      return fail(error, quiet ? () => undefined : showError);
+      const token = getToken();
+      const response = await (options.fetch ?? fetch)(baseURL + url + queryOf(params), {
+        method,
+        headers: {
+          Accept: 'application/json',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(token ? { Authorization: token } : {}),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        credentials: 'same-origin',
+        signal: controller.signal,
+      });
+      const data = parseBody(await response.text());
+      if (!response.ok) return failed(response.status, data, notify);
+      const answer = isRecord(data) ? data : { data };
+      return { ...(answer as { data: T }), ok: true, status: response.status };
+    } catch {
+      if (signal?.aborted) return cancelled();
+      // No answer: the network, or the timeout.
+      notify(UNKNOWN_ERROR_MESSAGE);
+      return { ok: false, status: 0, data: undefined, code: 'NETWORK_ERROR', message: UNKNOWN_ERROR_MESSAGE };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
     }
   }
 
-  function fail(error: unknown, showError: (message: string) => void): ApiFailure {
-    if (axios.isCancel(error)) {
-      return {
-        ok: false,
-        status: 0,
-        data: undefined,
-        code: 'CANCELLED',
-        message: 'The request was cancelled.',
-      };
-    }
-    const response = axios.isAxiosError(error) ? error.response : undefined;
-    if (!response) {
-      showError(UNKNOWN_ERROR_MESSAGE);
-      return { ok: false, status: 0, data: undefined, code: 'NETWORK_ERROR', message: UNKNOWN_ERROR_MESSAGE };
-    }
-    const body = isRecord(response.data) ? response.data : {};
+  function failed(status: number, data: unknown, showError: (message: string) => void): ApiFailure {
+    const body = isRecord(data) ? data : {};
     const message =
       typeof body.message === 'string' && body.message.trim() ? body.message : UNKNOWN_ERROR_MESSAGE;
     const failure: ApiFailure = {
       ok: false,
-      status: response.status,
+      status,
       data: undefined,
-      code: typeof body.code === 'string' ? body.code : `HTTP_${response.status}`,
+      code: typeof body.code === 'string' ? body.code : `HTTP_${status}`,
       message,
       ...(Array.isArray(body.details) ? { details: body.details as ErrorDetail[] } : {}),
     };
-    if (response.status === 401) {
+    if (status === 401) {
       clearSession();
       rememberReturnPath(currentAppPath());
       navigate(LOGIN_URL);
@@ -140,11 +155,36 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   }
 
   return {
-    get: (url, opts) => request({ ...opts, url, method: 'GET' }),
-    delete: (url, opts) => request({ ...opts, url, method: 'DELETE' }),
-    post: (url, body, opts) => request({ ...opts, url, method: 'POST', data: body ?? {} }),
-    put: (url, body, opts) => request({ ...opts, url, method: 'PUT', data: body ?? {} }),
+    get: (url, opts) => request('GET', url, opts),
+    delete: (url, opts) => request('DELETE', url, opts),
+    post: (url, body, opts) => request('POST', url, opts, body ?? {}),
+    put: (url, body, opts) => request('PUT', url, opts, body ?? {}),
   };
+}
+
+function cancelled(): ApiFailure {
+  return { ok: false, status: 0, data: undefined, code: 'CANCELLED', message: 'The request was cancelled.' };
+}
+
+/** `?a=1&b=2` from the parameters that have a value; '' when none has. */
+function queryOf(params: Record<string, QueryValue> | undefined): string {
+  if (!params) return '';
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null) query.append(name, String(value));
+  }
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The answer's JSON, or its text when it is not JSON ('' when empty). */
+function parseBody(text: string): unknown {
+  if (!text) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,4 @@
 import Cookies from 'js-cookie';
-import type { AxiosAdapter } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './api-client.ts';
 import { requestEarly } from './early-requests.ts';
@@ -9,14 +8,8 @@ const answer = (status: number, body: unknown) =>
 
 /** The client's usual way to the server, answering `{ data: 'asked again' }` and counting the calls. */
 function client() {
-  const adapter = vi.fn<AxiosAdapter>(async (config) => ({
-    data: { data: 'asked again' },
-    status: 200,
-    statusText: 'OK',
-    headers: {},
-    config,
-  }));
-  return { api: createApiClient({ adapter, navigate: () => {}, showError: () => {} }), adapter };
+  const askAgain = vi.fn<typeof fetch>(async () => answer(200, { data: 'asked again' }));
+  return { api: createApiClient({ fetch: askAgain, navigate: () => {}, showError: () => {} }), askAgain };
 }
 
 describe('early requests', () => {
@@ -34,20 +27,20 @@ describe('early requests', () => {
       headers: { Authorization: 't0k3n', Accept: 'application/json' },
       credentials: 'same-origin',
     });
-    const { api, adapter } = client();
+    const { api, askAgain } = client();
     const params = { page: 2, pageSize: 20 };
     expect(await api.get('/monitor-bff/monitor', { params })).toMatchObject({ ok: true, data: 'early' });
-    expect(adapter).not.toHaveBeenCalled();
+    expect(askAgain).not.toHaveBeenCalled();
     expect(await api.get('/monitor-bff/monitor', { params })).toMatchObject({
       ok: true,
       data: 'asked again',
     });
-    expect(adapter).toHaveBeenCalledTimes(1);
+    expect(askAgain).toHaveBeenCalledTimes(1);
   });
 
   it('leaves a failed, stale or different early answer alone: the client asks as usual', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch');
-    const { api, adapter } = client();
+    const { api, askAgain } = client();
 
     fetch.mockResolvedValueOnce(answer(401, { message: 'Sign in again.' }));
     requestEarly('/monitor-bff/user-info');
@@ -68,7 +61,7 @@ describe('early requests', () => {
     requestEarly('/monitor-bff/monitor-summary');
     vi.setSystemTime(Date.now() + 11_000);
     expect(await api.get('/monitor-bff/monitor-summary')).toMatchObject({ data: 'asked again' });
-    expect(adapter).toHaveBeenCalledTimes(4);
+    expect(askAgain).toHaveBeenCalledTimes(4);
   });
 
   it('asks nothing without a session', () => {

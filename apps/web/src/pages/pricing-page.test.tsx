@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AxiosError, type AxiosAdapter } from 'axios';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { UserInfo } from '@vigil/contracts';
@@ -50,17 +49,9 @@ const PORTAL_URL = 'https://billing.stripe.com/p/session/test_b2';
 
 /** The real api client, answering every request with `status` and `body`: its error toast shows. */
 function serverAnswering(status: number, body: unknown) {
-  const adapter: AxiosAdapter = (config) =>
-    Promise.reject(
-      new AxiosError('Request failed', 'ERR_BAD_REQUEST', config, null, {
-        data: body,
-        status,
-        statusText: '',
-        headers: {},
-        config,
-      }),
-    );
-  return createApiClient({ adapter });
+  const answer: typeof fetch = async () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  return createApiClient({ fetch: answer });
 }
 
 function renderAt(url: string) {
