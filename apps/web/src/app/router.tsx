@@ -2,6 +2,7 @@ import { Navigate, createBrowserRouter, useLocation, type RouteObject } from 're
 import { MONITOR_PAGE_SIZE } from '../features/monitors/paths.ts';
 import { requestEarly } from '../lib/early-requests.ts';
 import { getToken } from '../lib/session.ts';
+import { MonitorDetailView, MonitorListView } from '../pages/monitor-views.ts';
 import { lazyPage, type LazyPage } from './lazy-page.tsx';
 import { RootLayout, StartupGate } from './root-layout.tsx';
 import { accessOf, matchRoute } from './route-match.ts';
@@ -67,7 +68,9 @@ export function preloadRoute(pathname: string, search = ''): void {
   if (!getToken()) return PAGES.login.preload();
   StartupGate.preload();
   PAGES[page].preload();
-  requestFirstData(page, new URLSearchParams(search));
+  const query = new URLSearchParams(search);
+  if (page === 'monitor') (query.get('monitorId') ? MonitorDetailView : MonitorListView).preload();
+  requestFirstData(page, query);
 }
 
 /** The requests the startup gate and the monitor page make first, asked for as the entry runs. */
