@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import type { ErrorDetail } from '@vigil/contracts';
 import { clearSession, getToken, rememberReturnPath } from './session.ts';
 import { takeEarly } from './early-requests.ts';
+import { stringifyQuery } from './query-string.ts';
 
 export const REQUEST_TIMEOUT_MS = 50_000;
 /** The spec's fallback text, spelled as the spec spells it. */
@@ -30,12 +31,9 @@ export interface ApiFailure {
 
 export type ApiResult<T> = ApiSuccess<T> | ApiFailure;
 
-/** A query value; `undefined` and `null` leave the parameter out. */
-export type QueryValue = string | number | boolean | null | undefined;
-
 export interface RequestOptions {
-  /** The query string's parameters. */
-  params?: Record<string, QueryValue>;
+  /** The query string's parameters; those without a value (undefined, null, '') are left out. */
+  params?: Parameters<typeof stringifyQuery>[0];
   signal?: AbortSignal;
   headers?: Record<string, string>;
   /** A failure shows no toast (a background count polled every 30 s; the next poll tries again). 401 still signs out. */
@@ -105,18 +103,21 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     const timer = setTimeout(cancel, timeoutMs);
     try {
       const token = getToken();
-      const response = await (options.fetch ?? fetch)(baseURL + url + queryOf(params), {
-        method,
-        headers: {
-          Accept: 'application/json',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          ...(token ? { Authorization: token } : {}),
-          ...headers,
+      const response = await (options.fetch ?? fetch)(
+        baseURL + url + (params ? stringifyQuery(params) : ''),
+        {
+          method,
+          headers: {
+            Accept: 'application/json',
+            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+            ...(token ? { Authorization: token } : {}),
+            ...headers,
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          credentials: 'same-origin',
+          signal: controller.signal,
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        credentials: 'same-origin',
-        signal: controller.signal,
-      });
+      );
       const data = parseBody(await response.text());
       if (!response.ok) return failed(response.status, data, notify);
       const answer = isRecord(data) ? data : { data };
@@ -164,17 +165,6 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
 function cancelled(): ApiFailure {
   return { ok: false, status: 0, data: undefined, code: 'CANCELLED', message: 'The request was cancelled.' };
-}
-
-/** `?a=1&b=2` from the parameters that have a value; '' when none has. */
-function queryOf(params: Record<string, QueryValue> | undefined): string {
-  if (!params) return '';
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null) query.append(name, String(value));
-  }
-  const text = query.toString();
-  return text ? `?${text}` : '';
 }
 
 /** The answer's JSON, or its text when it is not JSON ('' when empty). */
