@@ -213,14 +213,12 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     });
     claimedSinceVacuum += claimed.length;
     if (claimed.length === 0) return 0;
-    // A slot already due when claimed is someone's (a new monitor, Check now) or late: its result goes out soon.
-    waiting = waiting.concat(
-      claimed.map((monitor) => ({ monitor, leaseUntil, prompt: monitor.slotAt <= now })),
-    );
+    // A slot already due when claimed is someone's (a new monitor, Check now) or late: it starts at once and its
+    // result goes out soon; the others start on their tick.
+    const slots = claimed.map((monitor) => ({ monitor, leaseUntil, prompt: monitor.slotAt <= now }));
     // The claim's rows come in no order (an UPDATE's RETURNING), and a wake-up's slot may be due before those held.
-    waiting.sort((a, b) => a.monitor.slotAt.getTime() - b.monitor.slotAt.getTime());
-    // A slot already due (a new monitor, Check now, a late worker's) starts at once; the others on their tick.
-    if (claimed.some((monitor) => monitor.slotAt <= now)) startDue();
+    waiting = waiting.concat(slots).sort((a, b) => a.monitor.slotAt.getTime() - b.monitor.slotAt.getTime());
+    if (slots.some((slot) => slot.prompt)) startDue();
     else waitForTick();
     return claimed.length;
   }
@@ -639,12 +637,11 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     async runDue() {
       let total = 0;
       for (;;) {
-        const limit = claimLimit;
-        const claimed = await claim(limit, 0);
+        const claimed = await claim(claimLimit, 0);
         total += claimed;
         await Promise.allSettled([...running]);
         await flush();
-        if (claimed < limit) return total;
+        if (claimed < claimLimit) return total;
       }
     },
     sweepRepeats,

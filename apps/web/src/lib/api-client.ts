@@ -91,7 +91,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     body?: unknown,
   ): Promise<ApiResult<T>> {
     if (method === 'GET') {
-      const early = await takeEarly(url, params as Record<string, string | number> | undefined);
+      const early = await takeEarly(url, params);
       if (isRecord(early) && !signal?.aborted) return { ...(early as { data: T }), ok: true, status: 200 };
     }
     const notify = quiet ? () => undefined : showError;

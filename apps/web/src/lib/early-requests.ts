@@ -1,6 +1,8 @@
+import type { stringifyQuery } from './query-string.ts';
 import { getToken } from './session.ts';
 
-type Params = Record<string, string | number>;
+/** A GET's query parameters, as the API client takes them; those without a value are not sent. */
+type Params = Parameters<typeof stringifyQuery>[0];
 
 /** An early answer is used only this soon after it was asked for; later, the page asks again. */
 const FRESH_MS = 10_000;
@@ -10,6 +12,7 @@ const early = new Map<string, { at: number; response: Promise<Response | null> }
 function keyOf(token: string, url: string, params: Params = {}): string {
   const query = new URLSearchParams(
     Object.entries(params)
+      .filter(([, value]) => value !== undefined && value !== null && value !== '')
       .map(([name, value]) => [name, String(value)])
       .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0)),
   ).toString();
