@@ -21,7 +21,7 @@ export function ConditionFields({
         const path = `conditions.${definition.key}`;
         const enabled = conditions[definition.key]?.enabled ?? false;
         return (
-          <Paper key={definition.key} withBorder radius="md" p="md">
+          <Paper key={definition.key} withBorder radius="md" p={{ base: 'sm', sm: 'md' }}>
             <Switch
               label={
                 <Text fw={600} size="sm" span>

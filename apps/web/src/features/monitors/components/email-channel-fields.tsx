@@ -32,7 +32,7 @@ export function EmailChannelFields({
     <Paper
       withBorder
       radius="md"
-      p="md"
+      p={{ base: 'sm', sm: 'md' }}
       component="fieldset"
       style={{ margin: 0 }}
       aria-labelledby="email-channel-title"

@@ -86,7 +86,7 @@ export function PhoneChannelFields({
     <Paper
       withBorder
       radius="md"
-      p="md"
+      p={{ base: 'sm', sm: 'md' }}
       component="fieldset"
       style={{ margin: 0 }}
       aria-labelledby={titleId}
