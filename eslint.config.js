@@ -24,6 +24,28 @@ export default tseslint.config(
     },
   },
   {
+    // The web app's first pages import these for their values and rules; none may pull zod into them.
+    files: [
+      'packages/contracts/src/*-values.ts',
+      'packages/contracts/src/phone.ts',
+      'packages/contracts/src/alert-settings.ts',
+    ],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['zod', 'zod/*', './*', '!./*-values.ts', '!./phone.ts', '!./alert-settings.ts'],
+              message: 'Plain values only: zod schemas belong in the domain module (e.g. auth.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
-
-/** Password rules, listed once: the register form shows them and the server enforces them. */
-export const PASSWORD_RULES = [
-  { id: 'length', label: 'At least 8 characters', test: (pw: string) => pw.length >= 8 },
-  { id: 'letter', label: 'At least one letter', test: (pw: string) => /\p{L}/u.test(pw) },
-  { id: 'digit', label: 'At least one number', test: (pw: string) => /\d/.test(pw) },
-  { id: 'max', label: 'At most 128 characters', test: (pw: string) => pw.length <= 128 },
-] as const;
+import {
+  EMAIL_MAX,
+  EMAIL_MESSAGES,
+  EMAIL_PATTERN,
+  PASSWORD_RULES,
+  RESET_CODE_MESSAGES,
+  RESET_CODE_PATTERN,
+} from './auth-values.ts';
 
 export const email = z
-  .string({ error: 'Enter your email address.' })
+  .string({ error: EMAIL_MESSAGES.missing })
   .trim()
   .toLowerCase()
-  .max(254, 'An email address has at most 254 characters.')
-  .pipe(z.email({ error: 'Enter a valid email address, like name@shop.com.' }));
+  .max(EMAIL_MAX, EMAIL_MESSAGES.tooLong)
+  .pipe(z.email({ pattern: EMAIL_PATTERN, error: EMAIL_MESSAGES.invalid }));
 
 export const newPassword = z.string({ error: 'Enter a password.' }).superRefine((pw, ctx) => {
   for (const rule of PASSWORD_RULES) {
@@ -55,9 +55,9 @@ export const forgetPasswordBody = z.object({ email });
 export const verifyPasswordBody = z.object({
   email,
   code: z
-    .string({ error: 'Enter the 6-digit code from the email.' })
+    .string({ error: RESET_CODE_MESSAGES.missing })
     .trim()
-    .regex(/^\d{6}$/, 'The code has 6 digits.'),
+    .regex(RESET_CODE_PATTERN, RESET_CODE_MESSAGES.invalid),
   password: newPassword,
 });
 export const changePasswordBody = z.object({ oldPassword: existingPassword, newPassword });

@@ -13,10 +13,13 @@ import {
   metaAdsTarget,
   metaAdsTargetInput,
 } from './ads.ts';
-
-/** The four services of DESIGN.md §1. */
-export const SERVICES = ['website', 'shopify', 'google_ads', 'facebook_ads'] as const;
-export type ServiceId = (typeof SERVICES)[number];
+import {
+  SERVICES,
+  MONITOR_STATUSES,
+  STATS_RANGES,
+  MAX_RECENT_CHECKS,
+  CONTACT_STATES,
+} from './monitor-values.ts';
 
 /** Alert languages: the spec's language items; several codes may share a language (en-US, en-GB). */
 export const language = z.object({ languageCode: z.string(), language: z.string() });
@@ -117,13 +120,6 @@ export const phoneNumber = z
   .trim()
   .refine(isSupportedPhone, PHONE_NUMBER_MESSAGE);
 
-/**
- * The consent shown beside the call and SMS checkboxes; ticking it is the `isAgree` the spec requires. The
- * server keeps the text with the monitor's settings so what a person agreed to can be shown later.
- */
-export const PHONE_CONSENT_TEXT =
-  'I agree to receive automated alert calls and text messages from Vigil at this number about this monitor. Message and data rates may apply. Reply STOP to stop texts, START to resume.';
-
 export const phoneChannel = z.object({
   checked: z.boolean(),
   name: z.string().trim().max(100).default(''),
@@ -186,9 +182,6 @@ export const monitorInput = z
     path: ['emailSettings'],
   });
 export type MonitorInput = z.infer<typeof monitorInput>;
-
-export const MONITOR_STATUSES = ['pending', 'up', 'confirming', 'down', 'paused'] as const;
-export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
 const isoDate = z.string();
 
@@ -295,7 +288,6 @@ export type MonitorSummary = z.infer<typeof monitorSummary>;
 export const monitorSummaryResponse = envelope(monitorSummary);
 
 // ---- Detail: uptime and response times over a range. ----
-export const STATS_RANGES = ['24h', '7d', '30d'] as const;
 export const monitorStatsQuery = z.object({ monitorId, range: z.enum(STATS_RANGES).default('24h') });
 export const monitorStatsResponse = envelope(
   z.object({
@@ -327,7 +319,6 @@ export type StatsRange = (typeof STATS_RANGES)[number];
 export type DowntimePeriod = MonitorStats['downtime'][number];
 
 // ---- Detail: the last checks one by one, for the status bar. ----
-export const MAX_RECENT_CHECKS = 100;
 export const monitorChecksQuery = z.object({
   monitorId,
   limit: z.coerce.number().int().min(1).max(MAX_RECENT_CHECKS).default(MAX_RECENT_CHECKS),
@@ -380,21 +371,6 @@ export type VerifiedContact = z.infer<typeof verifiedContact>;
 export const verifiedContactsResponse = envelope(z.object({ list: z.array(verifiedContact) }));
 
 // ---- Why a monitor's contacts receive (or do not receive) alerts, and the month's call/SMS quota. ----
-export const CONTACT_STATES = [
-  /** Alerts go out. */
-  'ok',
-  /** The address or number was never verified. */
-  'unverified',
-  /** The number replied STOP: no texts until it replies START. */
-  'opted_out',
-  /** The month's quota of this channel is used up: alerts fall back to email. */
-  'quota_exhausted',
-  /** The plan does not include this channel. */
-  'not_in_plan',
-  /** This server has no SMS/call provider configured. */
-  'not_configured',
-] as const;
-export type ContactState = (typeof CONTACT_STATES)[number];
 
 export const contactStatus = z.object({
   channel: z.enum(['call', 'sms', 'email']),

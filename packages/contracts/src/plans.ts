@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
-
-export const CHANNELS = ['email', 'sms', 'call'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-/** How often a paid plan is charged: Stripe's recurring interval. */
-export const BILLING_PERIODS = ['month', 'year'] as const;
-export type BillingPeriod = (typeof BILLING_PERIODS)[number];
+import {
+  CHANNELS,
+  BILLING_PERIODS,
+  PLAN_ORDER_STATUSES,
+  PLAN_ORDER_FAILURES,
+  SUBSCRIPTION_STATES,
+} from './plan-values.ts';
 
 export const plan = z.object({
   /** The name stored on the user and compared by the app ('Free' is the spec's). */
@@ -49,17 +49,6 @@ export type PlanOrderCreateBody = z.infer<typeof planOrderCreateBody>;
 /** Where Checkout sends the person back: success and cancel both carry `?order=<orderId>`. */
 export const planOrderCreated = z.object({ orderId: z.string(), url: z.string() });
 export const planOrderCreateResponse = envelope(planOrderCreated);
-
-/**
- * pending: Checkout is open (or was left); active: the webhook activated the plan; failed: Checkout expired
- * or the order can no longer be paid. A declined card leaves it pending with `failure`, since the person may
- * try another card on the same Checkout page.
- */
-export const PLAN_ORDER_STATUSES = ['pending', 'active', 'failed'] as const;
-export type PlanOrderStatus = (typeof PLAN_ORDER_STATUSES)[number];
-
-/** declined: the bank refused the card; expired: Checkout timed out (24 hours) unpaid. */
-export const PLAN_ORDER_FAILURES = ['declined', 'expired'] as const;
 
 export const planOrder = z.object({
   orderId: z.string(),
@@ -125,13 +114,6 @@ export const planOrderAccountsResponse = envelope(planOrderAccounts);
 
 // ---------------------------------------------------------------------------------------------------------
 // The subscription: what the person pays for now.
-
-/**
- * free: on a Free period; active: paid and renewing; canceling: paid, ends at `planExpiresin`;
- * past_due: the last charge failed, the plan runs until `graceUntil`; ended: no plan runs (monitors paused).
- */
-export const SUBSCRIPTION_STATES = ['free', 'active', 'canceling', 'past_due', 'ended'] as const;
-export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 
 export const subscriptionInfo = z.object({
   plan: z.string(),

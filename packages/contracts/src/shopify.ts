@@ -1,10 +1,6 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
-
-/** Products one Shopify monitor watches at most (one `nodes(ids:)` query covers 250). */
-export const SHOPIFY_MAX_PRODUCTS = 50;
-/** The spec's page of shop products. */
-export const SHOPIFY_PRODUCTS_PAGE = 10;
+import { SHOPIFY_MAX_PRODUCTS, SHOPIFY_PRODUCTS_PAGE } from './shopify-values.ts';
 
 const onOff = z.object({ enabled: z.boolean() });
 

@@ -2,21 +2,7 @@ import { z } from 'zod';
 import { email } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { isSupportedPhone } from './phone.ts';
-
-export const INDUSTRIES = [
-  'Fashion & apparel',
-  'Beauty & personal care',
-  'Home & garden',
-  'Electronics',
-  'Food & drink',
-  'Health & wellness',
-  'Sports & outdoors',
-  'Toys & hobbies',
-  'Jewelry & accessories',
-  'Pets',
-  'Agency',
-  'Other',
-] as const;
+import { INDUSTRIES } from './user-values.ts';
 
 /** Unix seconds when the plan period ends, or the string '0' before any plan was chosen (the spec's sentinel). */
 export const planExpiresin = z.union([z.literal('0'), z.number().int()]);

@@ -1,10 +1,13 @@
-import { email as emailSchema, verifyPasswordBody } from '@vigil/contracts';
+import { readEmail } from '@vigil/contracts';
 import { passwordMeetsRules } from './components/password-rules.tsx';
 
-/** Client-side checks with the server's own schemas and messages, so both sides say the same thing. */
+/**
+ * Client-side checks with the server's own rules and messages (contracts' `auth-values.ts`, which its schemas use),
+ * so both sides say the same thing, and the sign-in pages load no zod.
+ */
 export function emailError(value: string): string | null {
-  const result = emailSchema.safeParse(value);
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Enter a valid email address.');
+  const result = readEmail(value);
+  return result.ok ? null : result.message;
 }
 
 export function newPasswordError(value: string): string | null {
@@ -15,9 +18,4 @@ export function newPasswordError(value: string): string | null {
 export function confirmError(value: string, password: string): string | null {
   if (!value) return 'Enter the password again.';
   return value === password ? null : 'The passwords do not match.';
-}
-
-export function resetCodeError(value: string): string | null {
-  const result = verifyPasswordBody.shape.code.safeParse(value);
-  return result.success ? null : (result.error.issues[0]?.message ?? 'The code has 6 digits.');
 }

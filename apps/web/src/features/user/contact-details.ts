@@ -1,4 +1,4 @@
-import { INDUSTRIES, email as emailSchema, type PhoneCountry, type UserInfo } from '@vigil/contracts';
+import { INDUSTRIES, readEmail, type PhoneCountry, type UserInfo } from '@vigil/contracts';
 import {
   DEFAULT_PHONE_COUNTRY,
   phoneErrorMessage,
@@ -49,9 +49,9 @@ export function checkContact(values: ContactValues): { errors: ContactErrors; bo
 
   let contactEmail: string | null = null;
   if (values.contactEmail.trim()) {
-    const parsed = emailSchema.safeParse(values.contactEmail);
-    if (parsed.success) contactEmail = parsed.data;
-    else errors.contactEmail = parsed.error.issues[0]?.message ?? 'Enter a valid email address.';
+    const read = readEmail(values.contactEmail);
+    if (read.ok) contactEmail = read.address;
+    else errors.contactEmail = read.message;
   }
   if (telPhone === null && contactEmail === null && !errors.contactEmail) {
     errors.contactEmail = CONTACT_REQUIRED_MESSAGE;

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { resetCodeProblem } from '@vigil/contracts';
 import { IconMail } from '../../../components/icons.tsx';
 import { forgetPassword } from '../api/forget-password.ts';
 import { verifyPassword } from '../api/verify-password.ts';
-import { confirmError, emailError, newPasswordError, resetCodeError } from '../validation.ts';
+import { confirmError, emailError, newPasswordError } from '../validation.ts';
 import { NewPasswordFields } from './new-password-fields.tsx';
 
 export type ForgotStep = 'request' | 'verify';
@@ -125,7 +126,7 @@ function SetNewPassword({
     initialValues: { email, code: initialCode, password: '', confirm: '' },
     validate: {
       email: emailError,
-      code: resetCodeError,
+      code: resetCodeProblem,
       password: newPasswordError,
       confirm: (value, values) => confirmError(value, values.password),
     },
