@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUserInfo } from '../../lib/session.ts';
 import { renderWithProviders } from '../../test/render.tsx';
@@ -114,6 +115,26 @@ describe('AppShell', () => {
     expect(screen.getByText('owner@shop.com')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Vigil/ })).toHaveAttribute('href', '/app');
     expect(screen.getByText('page content')).toBeInTheDocument();
+  });
+
+  it('opens the account menu, whose code loads on demand, on the first click, and logs out from it', async () => {
+    setUserInfo(user);
+    const onLogout = vi.fn();
+    renderWithProviders(
+      <AppShell onLogout={onLogout}>
+        <p>page content</p>
+      </AppShell>,
+      { url: '/app/alerts' },
+    );
+    const button = screen.getByRole('button', { name: 'Account menu for owner@shop.com' });
+    expect(button).toHaveAttribute('aria-haspopup', 'menu');
+    expect(screen.queryByRole('menu')).toBeNull();
+    await userEvent.click(button);
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('Signed in as owner@shop.com')).toBeVisible();
+    expect(within(menu).getByRole('menuitem', { name: 'Settings' })).toHaveAttribute('href', '/app/settings');
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Log out' }));
+    expect(onLogout).toHaveBeenCalledTimes(1);
   });
 
   it('renders nothing without a stored user', () => {
