@@ -91,6 +91,31 @@ test('logging out from the avatar menu ends the session', async ({ page, context
   expect(after.status()).toBe(401);
 });
 
+test('the account menu opens and is used from the keyboard', async ({ page, request }) => {
+  const account = await createReadyAccount(request);
+  await signInThroughForm(page, account.email);
+  await expect(page).toHaveURL(/\/app\/monitor$/);
+
+  const button = page.getByRole('button', { name: `Account menu for ${account.email}` });
+  await button.focus();
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('menu');
+  await expect(menu).toBeVisible();
+  await expect(menu).toContainText(`Signed in as ${account.email}`);
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'Settings' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/app\/settings$/);
+  await expect(menu).toBeHidden();
+
+  // Opened again, Escape closes it.
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect(menu).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+});
+
 test("a link opened while signed out, such as an alert email's, is where signing in lands", async ({
   page,
   request,
