@@ -1,7 +1,8 @@
 import { Menu, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { IconLogout, IconSettings } from '../icons.tsx';
-import { AccountButton, type UserMenuProps } from './user-menu.tsx';
+import { AccountButton } from './account-button.tsx';
+import type { UserMenuProps } from './user-menu.tsx';
 
 /**
  * The account menu itself, a chunk of its own: Mantine's Menu brings its popover, positioning and focus trap

@@ -1,28 +1,11 @@
-import { useState, type ComponentProps, type ComponentType } from 'react';
-import { Avatar, Group, Text, UnstyledButton } from '@mantine/core';
+import { useState, type ComponentType } from 'react';
 import { notifications } from '@mantine/notifications';
+import { AccountButton } from './account-button.tsx';
 
 export interface UserMenuProps {
   email: string;
   onLogout: () => void;
   loggingOut?: boolean;
-}
-
-/** The header's avatar and address: the account menu's button, before and after the menu's code has arrived. */
-export function AccountButton({
-  email,
-  ...props
-}: { email: string } & ComponentProps<typeof UnstyledButton<'button'>>) {
-  return (
-    <UnstyledButton aria-label={`Account menu for ${email}`} style={{ borderRadius: 999 }} p={4} {...props}>
-      <Group gap="xs" wrap="nowrap">
-        <Avatar name={email} color="vigil" radius="xl" size={34} alt={email} aria-hidden />
-        <Text size="sm" fw={500} visibleFrom="sm" maw={220} truncate="end">
-          {email}
-        </Text>
-      </Group>
-    </UnstyledButton>
-  );
 }
 
 let menuCode: Promise<{ default: ComponentType<UserMenuProps> }> | null = null;
