@@ -45,6 +45,14 @@ if (long.length === 0) {
   console.log(`| entry JS | ${sizes(web.entryJs)} |`);
   console.log(`| JS before the first page (${web.chunks} files) | ${sizes(web.initialJs)} |`);
   console.log(`| CSS | ${sizes(web.css)} |`);
+  console.log(
+    '\n| page | JS evaluated before it renders | files | raw | brotli (sent) |\n|---|---|---|---|---|',
+  );
+  for (const page of web.pages) {
+    console.log(
+      `| ${page.page} | entry and its route's chunks | ${page.files} | ${fmt(page.raw, 1)} kB | ${fmt(page.br, 1)} kB |`,
+    );
+  }
 
   const startup = await benchStartup();
   console.log('\n## Embedded start and idle memory\n');

@@ -1,7 +1,7 @@
 // The web app's entry weight: the gzip size of the entry script and of everything the first page load
 // fetches before any lazy page (the entry plus its modulepreload chunks and the CSS), from the built dist; and
 // the brotli size, which is what the server sends (the build's .br copies: apps/web/precompress.ts).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -35,5 +35,47 @@ export function benchWebSize() {
       gzip: 0,
       br: 0,
     });
-  return { entryJs, initialJs, css, chunks: 1 + preloads.length };
+  return { entryJs, initialJs, css, chunks: 1 + preloads.length, pages: pageSizes(entry) };
+}
+
+/**
+ * What each measured page evaluates before it renders: the entry, then the lazy chunks its route loads (the page,
+ * with the startup gate and the monitor page's view for a private one), each with every chunk it imports
+ * statically. Chunks are found by their module's name, which the build keeps in the file name.
+ */
+const PAGES = {
+  login: ['login-page'],
+  'monitor list': ['startup-gate', 'monitor-page', 'monitor-list-view'],
+  'monitor detail': ['startup-gate', 'monitor-page', 'monitor-detail-view'],
+};
+
+function pageSizes(entry) {
+  const assets = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js'));
+  const chunk = (name) => {
+    const file = assets.find((asset) => asset.startsWith(`${name}-`) && /^[\w-]+-[\w-]{8}\.js$/.test(asset));
+    if (!file) throw new Error(`No chunk of ${name} in apps/web/dist/assets`);
+    return file;
+  };
+  return Object.entries(PAGES).map(([page, lazy]) => {
+    const files = new Set();
+    const visit = (file) => {
+      if (files.has(file)) return;
+      files.add(file);
+      const code = readFileSync(join(dist, 'assets', file), 'utf8');
+      for (const [, imported] of code.matchAll(
+        /(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?["']\.\/([^"']+\.js)["']/g,
+      )) {
+        visit(imported);
+      }
+    };
+    visit(entry.replace(/^\/app\/assets\//, ''));
+    for (const name of lazy) visit(chunk(name));
+    const sizes = [...files].map((file) => gzipKiB(`assets/${file}`));
+    return {
+      page,
+      files: files.size,
+      raw: sizes.reduce((sum, size) => sum + size.raw, 0),
+      br: sizes.reduce((sum, size) => sum + size.br, 0),
+    };
+  });
 }
