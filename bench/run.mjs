@@ -43,7 +43,9 @@ if (long.length === 0) {
   console.log('| what | raw | gzip | brotli (sent) |\n|---|---|---|---|');
   const sizes = (s) => `${fmt(s.raw, 1)} kB | ${fmt(s.gzip, 1)} kB | ${fmt(s.br, 1)} kB`;
   console.log(`| entry JS | ${sizes(web.entryJs)} |`);
-  console.log(`| JS before the first page (${web.chunks} files) | ${sizes(web.initialJs)} |`);
+  console.log(
+    `| JS before the first page (${web.chunks} file${web.chunks === 1 ? '' : 's'}) | ${sizes(web.initialJs)} |`,
+  );
   console.log(`| CSS | ${sizes(web.css)} |`);
   console.log(
     '\n| page | JS evaluated before it renders | files | raw | brotli (sent) |\n|---|---|---|---|---|',
