@@ -1,5 +1,5 @@
 import { useState, type ComponentType } from 'react';
-import { notifications } from '@mantine/notifications';
+import { showErrorToast } from '../../lib/api-client.ts';
 import { AccountButton } from './account-button.tsx';
 
 export interface UserMenuProps {
@@ -35,11 +35,7 @@ export function UserMenu(props: UserMenuProps) {
       (module) => setMenu(() => module.default),
       () => {
         setLoading(false);
-        notifications.show({
-          color: 'red',
-          title: 'Error',
-          message: 'The account menu did not load. Check your connection and try again.',
-        });
+        showErrorToast('The account menu did not load. Check your connection and try again.');
       },
     );
   };
