@@ -128,6 +128,8 @@ describe('AppShell', () => {
     );
     const button = screen.getByRole('button', { name: 'Account menu for owner@shop.com' });
     expect(button).toHaveAttribute('aria-haspopup', 'menu');
+    // Label in name (WCAG 2.5.3): what the button shows is part of what it is called, for voice control.
+    expect(button.textContent?.trim()).toBe('owner@shop.com');
     expect(screen.queryByRole('menu')).toBeNull();
     await userEvent.click(button);
     const menu = await screen.findByRole('menu');
