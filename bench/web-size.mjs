@@ -1,6 +1,7 @@
 // The web app's entry weight: the gzip size of the entry script and of everything the first page load
 // fetches before any lazy page (the entry plus its modulepreload chunks and the CSS), from the built dist; and
-// the brotli size, which is what the server sends (the build's .br copies: apps/web/precompress.ts).
+// the brotli size, which is what the server sends (the build's .br copies: apps/web/precompress.ts). Then, per
+// measured page, the files and bytes evaluated before it renders: the entry and its route's lazy chunks.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
