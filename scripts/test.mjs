@@ -26,13 +26,14 @@ let exitCode = 0;
 
 if (only !== 'e2e') {
   const file = join(reports, 'vitest.json');
-  exitCode ||= run('npx', [
+  const code = run('npx', [
     'vitest',
     'run',
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${file}`,
   ]);
+  exitCode ||= code;
   const report = readJson(file);
   if (report) {
     passed += report.numPassedTests;
@@ -43,9 +44,11 @@ if (only !== 'e2e') {
 if (only !== 'unit') {
   buildIfStale();
   const file = join(reports, 'playwright.json');
-  exitCode ||= run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+  // Run even when the unit tests failed (`exitCode ||= run(...)` would skip it), so one run reports every failure.
+  const code = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: file,
   });
+  exitCode ||= code;
   const report = readJson(file);
   if (report) {
     passed += report.stats.expected + report.stats.flaky;
