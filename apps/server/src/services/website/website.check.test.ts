@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { WebsiteConditions } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../lib/clock.ts';
@@ -197,6 +197,46 @@ describe('website checker', () => {
     } finally {
       stalled.closeAllConnections();
       await new Promise((resolve) => stalled.close(resolve));
+    }
+  });
+
+  it('reads the keyword from a page sent in chunks, across a chunk boundary', async () => {
+    const chunked = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.write('<button>Add to ');
+      setTimeout(() => response.end('cart</button>'), 5);
+    });
+    await new Promise<void>((resolve) => chunked.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(chunked.address() as AddressInfo).port}`;
+    try {
+      const outcome = await check(
+        url,
+        conditions({ keyword: { enabled: true, keyword: 'add to cart', mode: 'missing' } }),
+      );
+      expect(verdict(outcome, 'keyword')).toEqual({
+        key: 'keyword',
+        ok: true,
+        summary: `Keyword "add to cart" found on ${url}`,
+      });
+    } finally {
+      await new Promise((resolve) => chunked.close(resolve));
+    }
+  });
+
+  it('fails HTTP status with what came when the answer is not HTTP', async () => {
+    // It reads what comes (so it sees the checker close) and greets in its own protocol.
+    const ssh = net.createServer((socket) => socket.resume().end('SSH-2.0-OpenSSH_9.6\r\n\r\n'));
+    await new Promise<void>((resolve) => ssh.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(ssh.address() as AddressInfo).port}`;
+    try {
+      const outcome = await check(url, conditions({ http_status: { enabled: true } }));
+      expect(verdict(outcome, 'http_status')).toEqual({
+        key: 'http_status',
+        ok: false,
+        summary: `${url} gave an answer that could not be read. The answer is not HTTP/1.1: the answer starts "SSH-2.0-OpenSSH_9.6"`,
+      });
+    } finally {
+      await new Promise((resolve) => ssh.close(resolve));
     }
   });
 

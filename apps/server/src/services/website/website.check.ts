@@ -1,9 +1,7 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { TLSSocket } from 'node:tls';
 import type { WebsiteConditions } from '@vigil/contracts';
 import { DAY_MS } from '../../lib/clock.ts';
 import type { Checker, CheckOutcome, ConditionResult } from '../../checks/checker.ts';
+import { httpGet, type HttpAnswer } from './http-get.ts';
 
 /** How long a check waits when the monitor's timeout condition is off. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -200,11 +198,11 @@ async function follow(start: URL, startedAt: number, deadline: AbortSignal, opti
   let url = start;
   let certificate: Certificate | null = null;
   for (let hop = 0; ; hop++) {
-    const response = await get(url, deadline, options, start);
-    if (response.certificate) certificate = response.certificate;
-    const location = response.message.headers.location;
-    if (isRedirect(response.message.statusCode) && location && hop < MAX_REDIRECTS) {
-      response.message.resume();
+    const answer = await get(url, deadline, options, start);
+    if (answer.certificateValidTo) certificate = { validTo: answer.certificateValidTo };
+    const location = answer.headers.get('location');
+    if (isRedirect(answer.statusCode) && location && hop < MAX_REDIRECTS) {
+      answer.discard();
       let next: URL;
       try {
         next = new URL(location, url);
@@ -218,66 +216,42 @@ async function follow(start: URL, startedAt: number, deadline: AbortSignal, opti
       continue;
     }
     const responseMs = Math.round(performance.now() - startedAt);
-    const body = options.readBody ? await readBody(response.message, deadline, start) : null;
-    if (!options.readBody) response.message.destroy();
-    return { url, statusCode: response.message.statusCode ?? 0, responseMs, body, certificate };
+    let body: string | null = null;
+    if (options.readBody) {
+      try {
+        body = (await answer.readBody(MAX_BODY_BYTES)).toString('utf8');
+      } catch (error) {
+        throw toUnanswered(error as NodeJS.ErrnoException, deadline, start);
+      }
+    } else {
+      answer.discard();
+    }
+    return { url, statusCode: answer.statusCode, responseMs, body, certificate };
   }
 }
 
-function isRedirect(status: number | undefined): boolean {
+function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
-function get(
+const REQUEST_HEADERS = [`user-agent: ${USER_AGENT}`, 'accept: */*', 'accept-encoding: identity'];
+
+/** One GET on a fresh connection: reused sockets would hide DNS, connect and TLS failures. */
+async function get(
   url: URL,
   signal: AbortSignal,
   options: FetchOptions,
   requested: URL,
-): Promise<{ message: http.IncomingMessage; certificate: Certificate | null }> {
-  return new Promise((resolve, reject) => {
-    const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(url, {
-      method: 'GET',
-      // A fresh connection per check: reused sockets would hide DNS, connect and TLS failures.
-      agent: false,
+): Promise<HttpAnswer> {
+  try {
+    return await httpGet(url, {
+      signal,
       rejectUnauthorized: options.rejectUnauthorized,
-      headers: { 'user-agent': USER_AGENT, accept: '*/*', 'accept-encoding': 'identity' },
+      headers: REQUEST_HEADERS,
     });
-    // The deadline ends the request and the answer's body with it. Not the request's `signal` option: that
-    // watches the stream's end, and building its premature-close error for every body left unread cost more
-    // than the rest of the check's bookkeeping.
-    const abort = () => request.destroy(new Error('deadline'));
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
-    request.on('response', (message) => {
-      const socket = message.socket as TLSSocket;
-      const peer = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : null;
-      const validTo = peer?.valid_to ? new Date(peer.valid_to) : null;
-      resolve({ message, certificate: validTo && !Number.isNaN(validTo.getTime()) ? { validTo } : null });
-    });
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      reject(toUnanswered(error, signal, requested));
-    });
-    request.end();
-  });
-}
-
-function readBody(message: http.IncomingMessage, signal: AbortSignal, requested: URL): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = () => resolve(Buffer.concat(chunks).toString('utf8'));
-    message.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= MAX_BODY_BYTES) {
-        message.destroy();
-        done();
-      }
-    });
-    message.on('end', done);
-    message.on('error', (error: NodeJS.ErrnoException) => reject(toUnanswered(error, signal, requested)));
-  });
+  } catch (error) {
+    throw toUnanswered(error as NodeJS.ErrnoException, signal, requested);
+  }
 }
 
 function toUnanswered(error: NodeJS.ErrnoException, signal: AbortSignal, requested: URL): Unanswered {
@@ -293,6 +267,9 @@ function toUnanswered(error: NodeJS.ErrnoException, signal: AbortSignal, request
       return new Unanswered('connection', `${where} refused the connection`);
     case 'ECONNRESET':
       return new Unanswered('connection', `${where} closed the connection`);
+    case 'ERR_NOT_HTTP':
+    case 'ERR_HEAD_TOO_LARGE':
+      return new Unanswered('connection', `${where} gave an answer that could not be read. ${error.message}`);
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':

@@ -1,0 +1,364 @@
+import net from 'node:net';
+import tls from 'node:tls';
+
+/**
+ * One HTTP/1.1 GET on a fresh connection, written on `net`/`tls` sockets for the website checker.
+ *
+ * `http.request` builds a request and a response stream, an agent entry and their events for every check, and
+ * on this machine that machinery cost the worker about as much CPU as the connection itself (bench/README.md,
+ * "the floor under a check"). A check needs less: the status, the headers, the server's certificate and, for the
+ * keyword and password-page conditions, the start of the body. So this sends a fixed request, reads the answer's
+ * head as it arrives and, only when asked, the body through its framing (RFC 9112: a length, chunks, or until the
+ * connection closes). The connection is never reused: each check sees DNS, connect and TLS afresh.
+ *
+ * Errors keep Node's codes where Node would give one (`ECONNREFUSED`, `ENOTFOUND`, `CERT_HAS_EXPIRED`, …, and
+ * `ECONNRESET` for a connection closed before the answer is whole); an answer that is not HTTP/1.x fails with
+ * `ERR_NOT_HTTP`, and a head over {@link MAX_HEAD_BYTES} with `ERR_HEAD_TOO_LARGE`.
+ */
+
+/** The most the status line and headers may take: four times Node's default, so a page browsers load passes. */
+export const MAX_HEAD_BYTES = 64 * 1024;
+/** A chunk-size line longer than this is not a chunk size. */
+const MAX_CHUNK_LINE = 1024;
+const LF = 0x0a;
+const CR = 0x0d;
+
+export interface HttpGetOptions {
+  /** Ends the exchange (connecting, the head or the body) with an error. */
+  signal: AbortSignal;
+  rejectUnauthorized: boolean;
+  /** Header lines sent after Host, each `name: value` (no line breaks). */
+  headers: readonly string[];
+}
+
+export interface HttpAnswer {
+  statusCode: number;
+  /** Headers by lower-case name; a repeated header keeps its first value. */
+  headers: ReadonlyMap<string, string>;
+  /** When the connection is TLS: the end of the server certificate's validity, when it states one. */
+  certificateValidTo: Date | null;
+  /** The body decoded from its framing, at most `maxBytes` of it; the connection closes afterwards. */
+  readBody(maxBytes: number): Promise<Buffer>;
+  /** Closes the connection without reading the body. */
+  discard(): void;
+}
+
+export class HttpGetError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function httpGet(url: URL, options: HttpGetOptions): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    new Exchange(url, options, resolve, reject);
+  });
+}
+
+type Framing =
+  | { kind: 'none' }
+  | { kind: 'length'; left: number }
+  | { kind: 'chunked'; state: 'size' | 'data' | 'data-end'; left: number }
+  | { kind: 'close' };
+
+interface BodyRead {
+  chunks: Buffer[];
+  size: number;
+  max: number;
+  resolve: (body: Buffer) => void;
+  reject: (error: Error) => void;
+}
+
+class Exchange implements HttpAnswer {
+  private readonly socket: net.Socket;
+  private pending: Buffer | null = null;
+  private answered = false;
+  private finished = false;
+  private failure: Error | null = null;
+  private framing: Framing = { kind: 'none' };
+  private body: BodyRead | null = null;
+  statusCode = 0;
+  headers = new Map<string, string>();
+  certificateValidTo: Date | null = null;
+
+  constructor(
+    url: URL,
+    private readonly options: HttpGetOptions,
+    private readonly answer: (answer: HttpAnswer) => void,
+    private readonly refuse: (error: Error) => void,
+  ) {
+    const secure = url.protocol === 'https:';
+    // URL keeps an IPv6 literal's brackets in `hostname`; sockets want the bare address.
+    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    const port = Number(url.port) || (secure ? 443 : 80);
+    this.socket = secure
+      ? tls.connect({
+          host,
+          port,
+          servername: net.isIP(host) ? undefined : host,
+          rejectUnauthorized: options.rejectUnauthorized,
+        })
+      : net.connect({ host, port });
+    // Sockets hold writes until they connect (and, on TLS, until the handshake is done).
+    this.socket.write(requestHead(url, options.headers), 'latin1');
+    this.socket.on('data', this.onData);
+    this.socket.on('end', this.onEnd);
+    this.socket.on('error', this.fail);
+    if (options.signal.aborted) this.fail(new HttpGetError('ABORT_ERR', 'The request was ended'));
+    else options.signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  readBody(maxBytes: number): Promise<Buffer> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.body = { chunks: [], size: 0, max: maxBytes, resolve, reject };
+      const pending = this.pending;
+      this.pending = null;
+      if (this.framing.kind === 'none') return this.finishBody();
+      if (pending) this.take(pending);
+      if (!this.finished) this.socket.resume();
+    });
+  }
+
+  discard(): void {
+    this.close();
+  }
+
+  private readonly onAbort = () => this.fail(new HttpGetError('ABORT_ERR', 'The request was ended'));
+
+  private readonly onData = (chunk: Buffer) => {
+    // Bytes left over from the last read (a partial head or chunk-size line) come first.
+    const data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = null;
+    if (!this.answered) this.readHeads(data);
+    else if (this.body) this.take(data);
+    else this.pending = data;
+  };
+
+  private readonly onEnd = () => {
+    if (!this.answered) {
+      this.fail(new HttpGetError('ECONNRESET', 'The server closed the connection before answering'));
+    } else if (this.body && this.framing.kind === 'close') {
+      this.finishBody();
+    } else if (this.framing.kind !== 'none' && this.framing.kind !== 'close') {
+      this.fail(
+        new HttpGetError('ECONNRESET', 'The server closed the connection before the end of the page'),
+      );
+    }
+  };
+
+  private readonly fail = (error: Error) => {
+    if (this.finished) return;
+    this.failure = error;
+    this.close();
+    if (!this.answered) this.refuse(error);
+    else this.body?.reject(error);
+  };
+
+  private close() {
+    if (this.finished) return;
+    this.finished = true;
+    this.options.signal.removeEventListener('abort', this.onAbort);
+    this.socket.destroy();
+  }
+
+  /** Reads heads from the buffer: informational ones (100, 103) are skipped, the final one answers. */
+  private readHeads(buffer: Buffer) {
+    let start = 0;
+    for (;;) {
+      const end = headEnd(buffer, start);
+      if (end === -1) {
+        if (buffer.length - start > MAX_HEAD_BYTES) {
+          this.fail(
+            new HttpGetError(
+              'ERR_HEAD_TOO_LARGE',
+              `The answer's headers are over ${MAX_HEAD_BYTES / 1024} KiB`,
+            ),
+          );
+        } else {
+          this.pending = start === 0 ? buffer : buffer.subarray(start);
+        }
+        return;
+      }
+      if (end - start > MAX_HEAD_BYTES) {
+        this.fail(
+          new HttpGetError(
+            'ERR_HEAD_TOO_LARGE',
+            `The answer's headers are over ${MAX_HEAD_BYTES / 1024} KiB`,
+          ),
+        );
+        return;
+      }
+      const head = parseHead(buffer.toString('latin1', start, end));
+      if (head instanceof HttpGetError) {
+        this.fail(head);
+        return;
+      }
+      start = end;
+      if (head.statusCode >= 100 && head.statusCode < 200 && head.statusCode !== 101) continue;
+      const framing = framingOf(head.statusCode, head.headers);
+      if (framing instanceof HttpGetError) {
+        this.fail(framing);
+        return;
+      }
+      this.statusCode = head.statusCode;
+      this.headers = head.headers;
+      this.framing = framing;
+      this.certificateValidTo = certificateValidTo(this.socket);
+      if (start < buffer.length) this.pending = buffer.subarray(start);
+      this.answered = true;
+      // Nothing more is read until the caller asks for the body (or discards it).
+      this.socket.pause();
+      this.answer(this);
+      return;
+    }
+  }
+
+  /** Feeds body bytes through the framing into the body being read. */
+  private take(chunk: Buffer) {
+    const framing = this.framing;
+    let at = 0;
+    while (at < chunk.length && !this.finished) {
+      if (framing.kind === 'close') {
+        this.keep(chunk.subarray(at));
+        return;
+      }
+      if (framing.kind === 'length') {
+        const part = chunk.subarray(at, at + framing.left);
+        framing.left -= part.length;
+        at += part.length;
+        this.keep(part);
+        if (framing.left === 0) this.finishBody();
+        continue;
+      }
+      if (framing.kind !== 'chunked') return;
+      if (framing.state === 'data') {
+        const part = chunk.subarray(at, at + framing.left);
+        framing.left -= part.length;
+        at += part.length;
+        this.keep(part);
+        if (framing.left === 0) framing.state = 'data-end';
+        continue;
+      }
+      // A chunk-size line, or the line break that ends a chunk's data: both end at the next LF.
+      const lf = chunk.indexOf(LF, at);
+      if (lf === -1) {
+        this.pending = chunk.subarray(at);
+        if (this.pending.length > MAX_CHUNK_LINE) this.fail(notHttp('a chunk size line is too long'));
+        return;
+      }
+      const line = chunk.toString('latin1', at, lf > at && chunk[lf - 1] === CR ? lf - 1 : lf);
+      at = lf + 1;
+      if (framing.state === 'data-end') {
+        if (line !== '') return this.fail(notHttp('a chunk does not end where its size says'));
+        framing.state = 'size';
+        continue;
+      }
+      const size = chunkSize(line);
+      if (size === null) return this.fail(notHttp(`"${line.slice(0, 40)}" is not a chunk size`));
+      // The last chunk: its trailers, if any, say nothing a check reads.
+      if (size === 0) return this.finishBody();
+      framing.state = 'data';
+      framing.left = size;
+    }
+  }
+
+  /** Adds body bytes to the body being read, up to its limit. */
+  private keep(part: Buffer) {
+    const body = this.body;
+    if (!body || part.length === 0) return;
+    const room = body.max - body.size;
+    const kept = part.length > room ? part.subarray(0, room) : part;
+    body.chunks.push(kept);
+    body.size += kept.length;
+    if (body.size >= body.max) this.finishBody();
+  }
+
+  private finishBody() {
+    const body = this.body;
+    this.close();
+    body?.resolve(Buffer.concat(body.chunks, body.size));
+  }
+}
+
+function requestHead(url: URL, headers: readonly string[]): string {
+  return `GET ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n${headers.join('\r\n')}\r\nconnection: close\r\n\r\n`;
+}
+
+/** The offset just past the blank line that ends a head starting at `start`, or -1. Bare LFs are accepted. */
+function headEnd(buffer: Buffer, start: number): number {
+  let lf = buffer.indexOf(LF, start);
+  while (lf !== -1) {
+    const next = lf + 1;
+    if (buffer[next] === LF) return next + 1;
+    if (buffer[next] === CR && buffer[next + 1] === LF) return next + 2;
+    lf = buffer.indexOf(LF, next);
+  }
+  return -1;
+}
+
+const STATUS_LINE = /^HTTP\/1\.[01] ([1-9]\d\d)(?:[ \t][^\r\n]*)?\r?$/;
+
+function parseHead(text: string): { statusCode: number; headers: Map<string, string> } | HttpGetError {
+  const [first = '', ...lines] = text.split('\n');
+  const status = STATUS_LINE.exec(first);
+  if (!status) return notHttp(`the answer starts "${first.slice(0, 40).trim()}"`);
+  const headers = new Map<string, string>();
+  let contentLength: string | undefined;
+  for (const raw of lines) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    // An empty line, or an obsolete folded continuation (RFC 9112 §5.2), says nothing a check reads.
+    if (line === '' || line[0] === ' ' || line[0] === '\t') continue;
+    const colon = line.indexOf(':');
+    if (colon <= 0 || /\s/.test(line.slice(0, colon)))
+      return notHttp(`"${line.slice(0, 40)}" is not a header`);
+    const name = line.slice(0, colon).toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === 'content-length') {
+      // Repeated lengths that disagree make the body's end unknowable (RFC 9112 §6.3).
+      if (contentLength !== undefined && contentLength !== value)
+        return notHttp('the answer states two lengths');
+      contentLength = value;
+    }
+    if (!headers.has(name)) headers.set(name, value);
+  }
+  return { statusCode: Number(status[1]), headers };
+}
+
+/** How the body's end is found (RFC 9112 §6.3), for the answer to a GET. */
+function framingOf(statusCode: number, headers: ReadonlyMap<string, string>): Framing | HttpGetError {
+  if (statusCode < 200 || statusCode === 204 || statusCode === 304) return { kind: 'none' };
+  const transfer = headers.get('transfer-encoding');
+  if (transfer !== undefined) {
+    const codings = transfer.toLowerCase().split(',');
+    return codings.at(-1)?.trim() === 'chunked'
+      ? { kind: 'chunked', state: 'size', left: 0 }
+      : { kind: 'close' };
+  }
+  const length = headers.get('content-length');
+  if (length === undefined) return { kind: 'close' };
+  const left = /^\d{1,15}$/.test(length) ? Number(length) : Number.NaN;
+  if (Number.isNaN(left)) return notHttp(`"${length.slice(0, 20)}" is not a length`);
+  return left === 0 ? { kind: 'none' } : { kind: 'length', left };
+}
+
+function chunkSize(line: string): number | null {
+  const semicolon = line.indexOf(';');
+  const digits = (semicolon === -1 ? line : line.slice(0, semicolon)).trim();
+  if (!/^[0-9a-fA-F]{1,12}$/.test(digits)) return null;
+  return parseInt(digits, 16);
+}
+
+function certificateValidTo(socket: net.Socket): Date | null {
+  if (!(socket instanceof tls.TLSSocket)) return null;
+  const validTo = socket.getPeerCertificate()?.valid_to;
+  const date = validTo ? new Date(validTo) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+}
+
+function notHttp(why: string): HttpGetError {
+  return new HttpGetError('ERR_NOT_HTTP', `The answer is not HTTP/1.1: ${why}`);
+}
