@@ -4,7 +4,8 @@
 // in flight, three ways:
 // - `raw socket`: `net.connect`, a hand-written request, the socket closed at the end of the answer's headers: the
 //   least a Node process can spend on a fresh TCP connection (not a usable HTTP client);
-// - `node:http`: `http.request` with `agent: false`, the answer's body destroyed unread, as the website checker does;
+// - `node:http`: `http.request` with `agent: false`, the answer's body destroyed unread, as the website checker did
+//   before its own client (services/website/http-get.ts);
 // - `website checker`: Vigil's own `check()` (apps/server/src/services/website/website.check.ts, through tsx) with
 //   the checks benchmark's conditions (only `http_status` on): the request, its deadline and the verdict.
 // CPU per request is the process's own user + system time (`process.cpuUsage`) over the measured requests, after

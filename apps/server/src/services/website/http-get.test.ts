@@ -82,6 +82,14 @@ describe('httpGet', () => {
     expect((await answer.readBody(100)).toString()).toBe('hello');
   });
 
+  it('reads a head sent one byte at a time, its blank line split over three reads', async () => {
+    const head = 'HTTP/1.1 404 Not Found\r\nContent-Length: 4\r\n\r\ngone';
+    const site = await rawServer((socket) => writeApart(socket, [...head]));
+    const answer = await httpGet(new URL(site.url), options());
+    expect(answer.statusCode).toBe(404);
+    expect((await answer.readBody(100)).toString()).toBe('gone');
+  });
+
   it('skips informational answers (100, 103) and reads the final one', async () => {
     const site = await rawServer((socket) =>
       writeApart(socket, [

@@ -74,7 +74,12 @@ interface BodyRead {
 
 class Exchange implements HttpAnswer {
   private readonly socket: net.Socket;
+  /** Body bytes not yet read, or a partial chunk-size line. */
   private pending: Buffer | null = null;
+  /** A head split over several reads: its parts, their size, and the last bytes received (see `collectHead`). */
+  private headParts: Buffer[] = [];
+  private headSize = 0;
+  private headTail: Buffer | null = null;
   private answered = false;
   private finished = false;
   private failure: Error | null = null;
@@ -130,13 +135,34 @@ class Exchange implements HttpAnswer {
   private readonly onAbort = () => this.fail(new HttpGetError('ABORT_ERR', 'The request was ended'));
 
   private readonly onData = (chunk: Buffer) => {
-    // Bytes left over from the last read (a partial head or chunk-size line) come first.
+    if (!this.answered) return this.collectHead(chunk);
+    // Bytes left over from the last read (a partial chunk-size line) come first.
     const data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.pending = null;
-    if (!this.answered) this.readHeads(data);
-    else if (this.body) this.take(data);
+    if (this.body) this.take(data);
     else this.pending = data;
   };
+
+  /**
+   * A head usually arrives in one read. When it is split, its parts are kept apart until the blank line that ends
+   * it arrives, looked for across the seam between the last bytes received and the new part, so a head trickled a
+   * byte at a time is joined once, not once per byte.
+   */
+  private collectHead(chunk: Buffer) {
+    const seam = this.headTail ? Buffer.concat([this.headTail, chunk]) : chunk;
+    this.headParts.push(chunk);
+    this.headSize += chunk.length;
+    if (headEnd(seam, 0) === -1) {
+      if (this.headSize > MAX_HEAD_BYTES) this.fail(headTooLarge());
+      else this.headTail = Buffer.from(seam.subarray(-3));
+      return;
+    }
+    const buffer = this.headParts.length === 1 ? chunk : Buffer.concat(this.headParts, this.headSize);
+    this.headParts = [];
+    this.headSize = 0;
+    this.headTail = null;
+    this.readHeads(buffer);
+  }
 
   private readonly onEnd = () => {
     if (!this.answered) {
@@ -171,27 +197,15 @@ class Exchange implements HttpAnswer {
     for (;;) {
       const end = headEnd(buffer, start);
       if (end === -1) {
-        if (buffer.length - start > MAX_HEAD_BYTES) {
-          this.fail(
-            new HttpGetError(
-              'ERR_HEAD_TOO_LARGE',
-              `The answer's headers are over ${MAX_HEAD_BYTES / 1024} KiB`,
-            ),
-          );
-        } else {
-          this.pending = start === 0 ? buffer : buffer.subarray(start);
-        }
+        // The start of the next head, after an informational one: the rest of it is collected as it comes.
+        const rest = buffer.subarray(start);
+        if (rest.length > MAX_HEAD_BYTES) return this.fail(headTooLarge());
+        this.headParts = [rest];
+        this.headSize = rest.length;
+        this.headTail = Buffer.from(rest.subarray(-3));
         return;
       }
-      if (end - start > MAX_HEAD_BYTES) {
-        this.fail(
-          new HttpGetError(
-            'ERR_HEAD_TOO_LARGE',
-            `The answer's headers are over ${MAX_HEAD_BYTES / 1024} KiB`,
-          ),
-        );
-        return;
-      }
+      if (end - start > MAX_HEAD_BYTES) return this.fail(headTooLarge());
       const head = parseHead(buffer.toString('latin1', start, end));
       if (head instanceof HttpGetError) {
         this.fail(head);
@@ -357,6 +371,10 @@ function certificateValidTo(socket: net.Socket): Date | null {
   const validTo = socket.getPeerCertificate()?.valid_to;
   const date = validTo ? new Date(validTo) : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
+}
+
+function headTooLarge(): HttpGetError {
+  return new HttpGetError('ERR_HEAD_TOO_LARGE', `The answer's headers are over ${MAX_HEAD_BYTES / 1024} KiB`);
 }
 
 function notHttp(why: string): HttpGetError {
