@@ -166,6 +166,38 @@ describe('StartupGate', () => {
     expect(screen.getByRole('link', { name: 'Monitors' })).toHaveAttribute('aria-current', 'page');
   });
 
+  const noAnswer: ApiResult<UserInfo> = {
+    ok: false,
+    status: 0,
+    data: undefined,
+    code: 'NETWORK_ERROR',
+    message: 'unkow error',
+  };
+
+  it('asks again when the user fetch gets no answer, and keeps the session when the next try answers', async () => {
+    // What a page sees when the browser stops its requests because the person is leaving it.
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockResolvedValueOnce(noAnswer).mockReturnValueOnce(answer(ready));
+    renderGate('/app/monitor');
+    expect(await screen.findByTestId('page', {}, { timeout: 4000 })).toHaveTextContent('/monitor');
+    expect(Cookies.get('token')).toBe('t');
+    expect(fetchUser.mock.calls.map((call) => call[1])).toEqual([{ quiet: true }, { quiet: true }]);
+  });
+
+  it('removes the token and goes to /login after three tries without an answer', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    fetchUser.mockResolvedValue(noAnswer);
+    renderGate('/app/monitor');
+    expect(await screen.findByTestId('login', {}, { timeout: 6000 })).toBeInTheDocument();
+    expect(Cookies.get('token')).toBeUndefined();
+    // The last try is not quiet: the client shows its error then.
+    expect(fetchUser.mock.calls.map((call) => call[1])).toEqual([
+      { quiet: true },
+      { quiet: true },
+      { quiet: false },
+    ]);
+  });
+
   it('removes the token and goes to /login when the user fetch fails', async () => {
     Cookies.set('token', 't', { path: '/' });
     Cookies.set('monitor_key', 'mk', { path: '/' });
@@ -179,6 +211,9 @@ describe('StartupGate', () => {
     renderGate('/app/monitor');
     expect(await screen.findByTestId('login')).toBeInTheDocument();
     expect(Cookies.get('token')).toBeUndefined();
+    // An answered failure is not asked again, and its message is shown.
+    expect(fetchUser).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText('unkow error')).toBeInTheDocument();
   });
 });
 

@@ -3,6 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { AppShell } from '../components/shell/app-shell.tsx';
 import { FullPageSpinner } from '../components/page-states.tsx';
 import { getUserInfo } from '../features/user/api/get-user-info.ts';
+import { showErrorToast } from '../lib/api-client.ts';
 import { parseQuery, stringifyQuery } from '../lib/query-string.ts';
 import {
   forgetReturnPath,
@@ -22,22 +23,45 @@ import { useLogout } from './use-logout.ts';
 type Load = { token: string; ok: boolean };
 
 /**
- * Fetches the current user once per session token, storing it as userInfo; a failed fetch removes the token.
- * The gate stays mounted while the user moves between private pages, so this runs at start-up and after
- * each sign-in, not on every navigation.
+ * Waits before asking again when the user fetch got no answer at all. That says nothing about the session: the
+ * network dropped, or the browser stopped the request because the person is leaving the page (a new address
+ * typed, a link opened), and a page that removed the token then would sign the next page out.
+ */
+export const NO_ANSWER_RETRY_MS = [1000, 2000] as const;
+
+/**
+ * Fetches the current user once per session token, storing it as userInfo; a failed fetch removes the token
+ * (the spec's startup rule), after two more tries when the failure was no answer at all. The gate stays mounted
+ * while the user moves between private pages, so this runs at start-up and after each sign-in, not on every
+ * navigation.
  */
 function useStartupUser(token: string | undefined): Load | null {
   const [load, setLoad] = useState<Load | null>(null);
   useEffect(() => {
     if (!token) return;
     const controller = new AbortController();
-    void getUserInfo(controller.signal).then((result) => {
-      if (controller.signal.aborted) return;
-      if (result.ok) setUserInfo(result.data);
-      else removeToken();
-      setLoad({ token, ok: result.ok });
-    });
-    return () => controller.abort();
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const attempt = (tries: number) => {
+      const last = tries >= NO_ANSWER_RETRY_MS.length;
+      // Quiet until the last try, so a dropped request that then succeeds shows no error.
+      void getUserInfo(controller.signal, { quiet: !last }).then((result) => {
+        if (controller.signal.aborted) return;
+        if (!result.ok && result.status === 0 && !last) {
+          retry = setTimeout(() => attempt(tries + 1), NO_ANSWER_RETRY_MS[tries]);
+          return;
+        }
+        // An answered failure on a quiet try is shown as the client would have (a 401 needs nothing).
+        if (!result.ok && !last && result.status !== 401) showErrorToast(result.message);
+        if (result.ok) setUserInfo(result.data);
+        else removeToken();
+        setLoad({ token, ok: result.ok });
+      });
+    };
+    attempt(0);
+    return () => {
+      controller.abort();
+      clearTimeout(retry);
+    };
   }, [token]);
   return load && load.token === token ? load : null;
 }
