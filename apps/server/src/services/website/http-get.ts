@@ -112,7 +112,7 @@ class Exchange implements HttpAnswer {
     this.socket.on('data', this.onData);
     this.socket.on('end', this.onEnd);
     this.socket.on('error', this.fail);
-    if (options.signal.aborted) this.fail(new HttpGetError('ABORT_ERR', 'The request was ended'));
+    if (options.signal.aborted) this.onAbort();
     else options.signal.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -207,17 +207,11 @@ class Exchange implements HttpAnswer {
       }
       if (end - start > MAX_HEAD_BYTES) return this.fail(headTooLarge());
       const head = parseHead(buffer.toString('latin1', start, end));
-      if (head instanceof HttpGetError) {
-        this.fail(head);
-        return;
-      }
+      if (head instanceof HttpGetError) return this.fail(head);
       start = end;
       if (head.statusCode >= 100 && head.statusCode < 200 && head.statusCode !== 101) continue;
       const framing = framingOf(head.statusCode, head.headers);
-      if (framing instanceof HttpGetError) {
-        this.fail(framing);
-        return;
-      }
+      if (framing instanceof HttpGetError) return this.fail(framing);
       this.statusCode = head.statusCode;
       this.headers = head.headers;
       this.framing = framing;
@@ -240,21 +234,16 @@ class Exchange implements HttpAnswer {
         this.keep(chunk.subarray(at));
         return;
       }
-      if (framing.kind === 'length') {
+      if (framing.kind === 'none') return;
+      // A stated number of bytes: the whole body's length, or one chunk's data.
+      if (framing.kind === 'length' || framing.state === 'data') {
         const part = chunk.subarray(at, at + framing.left);
         framing.left -= part.length;
         at += part.length;
         this.keep(part);
-        if (framing.left === 0) this.finishBody();
-        continue;
-      }
-      if (framing.kind !== 'chunked') return;
-      if (framing.state === 'data') {
-        const part = chunk.subarray(at, at + framing.left);
-        framing.left -= part.length;
-        at += part.length;
-        this.keep(part);
-        if (framing.left === 0) framing.state = 'data-end';
+        if (framing.left > 0) continue;
+        if (framing.kind === 'length') this.finishBody();
+        else framing.state = 'data-end';
         continue;
       }
       // A chunk-size line, or the line break that ends a chunk's data: both end at the next LF.
