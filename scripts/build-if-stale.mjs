@@ -15,6 +15,8 @@ const targets = [
       'apps/web/src',
       'apps/web/index.html',
       'apps/web/vite.config.ts',
+      'apps/web/prerender.ts',
+      'apps/web/precompress.ts',
       'apps/web/public',
       'packages/contracts/src',
     ],

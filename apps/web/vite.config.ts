@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './precompress.ts';
+import { prerender } from './prerender.ts';
 
 const API_TARGET = process.env.VIGIL_API_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   base: '/app/',
-  plugins: [react(), precompress()],
+  plugins: [react(), prerender(), precompress()],
   server: {
     port: 5173,
     proxy: {

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { createReadyAccount, sessionCookies, signInThroughForm } from './helpers.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { PASSWORD, createReadyAccount, sessionCookies, signInThroughForm } from './helpers.ts';
 
 test('a request answered 401 clears both cookies and lands on the login page', async ({
   page,
@@ -136,4 +136,80 @@ test("a link opened while signed out, such as an alert email's, is where signing
   await expect(page).toHaveURL(/\/app\/login/);
   await signInThroughForm(page, account.email);
   await expect(page).toHaveURL(/\/app\/monitor$/);
+});
+
+/** Holds the browser's requests for the scripts matching `pattern` until `release()` is called. */
+async function holdScripts(page: Page, pattern: string) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+test('the login page shows before any script has arrived, and what was typed then carries over', async ({
+  page,
+  context,
+  request,
+}) => {
+  const account = await createReadyAccount(request);
+  const release = await holdScripts(page, '**/app/assets/*.js');
+  await page.goto('/app/login', { waitUntil: 'commit' });
+
+  // The server's rendered page: a person can read it and type into it while the scripts are on their way.
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await expect(page.getByRole('heading', { name: 'Sign in to Vigil' })).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Sign in' })).toHaveAttribute('type', 'button');
+  await form.getByLabel('Email').fill(account.email);
+  const password = form.getByRole('textbox', { name: 'Password', exact: true });
+  await password.click();
+  await page.keyboard.type(PASSWORD.slice(0, -2));
+
+  release();
+  // The live page took its place, kept both fields, and left the cursor in the password field.
+  await expect(form.getByRole('button', { name: 'Sign in' })).toHaveAttribute('type', 'submit');
+  await expect(form.getByLabel('Email')).toHaveValue(account.email);
+  await expect(password).toBeFocused();
+  await page.keyboard.type(PASSWORD.slice(-2));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/app\/monitor$/);
+  expect((await sessionCookies(context)).token).toBeTruthy();
+});
+
+test('a Sign in pressed while the login page was not yet live signs in once it is', async ({
+  page,
+  request,
+}) => {
+  const account = await createReadyAccount(request);
+  // The app's entry runs; only the login page's own code is late, as on a slow connection.
+  const release = await holdScripts(page, '**/app/assets/login-page-*.js');
+  const signIns: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.url().endsWith('/oauth-bff/v1/user/login')) signIns.push(sent.method());
+  });
+  await page.goto('/app/login');
+
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByLabel('Email').fill(account.email);
+  await form.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForTimeout(300);
+  await expect(page).toHaveURL(/\/app\/login$/);
+  expect(signIns).toEqual([]);
+
+  release();
+  await expect(page).toHaveURL(/\/app\/monitor$/);
+  expect(signIns).toEqual(['POST']);
+});
+
+test('a signed-in visit to /app/login is not sent the prerendered page', async ({ page, request }) => {
+  const account = await createReadyAccount(request);
+  await signInThroughForm(page, account.email);
+  await expect(page).toHaveURL(/\/app\/monitor$/);
+  const html = await page.request.get('/app/login');
+  expect(await html.text()).not.toContain('data-prerendered');
+  const anonymous = await request.get('/app/login', { headers: { cookie: '' } });
+  expect(await anonymous.text()).toContain('data-prerendered="login"');
 });

@@ -117,3 +117,61 @@ describe('the web app under /app, precompressed', () => {
     expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
 });
+
+describe('the prerendered login page', () => {
+  const LOGIN =
+    '<!doctype html><html lang="en"><body><div id="root" data-prerendered="login"><form></form></div></body></html>';
+  let webDist: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    webDist = await mkdtemp(join(tmpdir(), 'vigil-web-'));
+    for (const [path, text] of Object.entries({ 'index.html': INDEX, 'login.html': LOGIN })) {
+      await writeFile(join(webDist, path), text);
+      await writeFile(join(webDist, `${path}.br`), brotliCompressSync(text));
+    }
+    app = Fastify();
+    registerErrorHandling(app);
+    await registerSecurityHeaders(app, 'http://127.0.0.1:3000');
+    await registerWebApp(app, webDist);
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await rm(webDist, { recursive: true, force: true });
+  });
+
+  const get = (url: string, cookie?: string) =>
+    app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) } });
+  const page = (response: Awaited<ReturnType<typeof get>>) =>
+    brotliDecompressSync(response.rawPayload).toString();
+
+  it('is what a visitor without a session gets at /app/login, compressed, uncached, varying by cookie', async () => {
+    for (const cookie of [undefined, 'monitor_key=abc', 'token=; theme=dark', 'mytoken=abc']) {
+      const response = await get('/app/login', cookie);
+      expect(response.statusCode, cookie).toBe(200);
+      expect(response.headers['content-type'], cookie).toContain('text/html');
+      expect(response.headers['content-encoding'], cookie).toBe('br');
+      expect(response.headers['cache-control'], cookie).toBe('no-cache');
+      expect(String(response.headers.vary), cookie).toMatch(/cookie/i);
+      expect(String(response.headers.vary), cookie).toMatch(/accept-encoding/i);
+      expect(String(response.headers['content-security-policy']), cookie).toContain("script-src 'self';");
+      expect(page(response), cookie).toBe(LOGIN);
+    }
+  });
+
+  it('is not sent with a session, with a query, or at any other path', async () => {
+    for (const [url, cookie] of [
+      ['/app/login', 'token=abc'],
+      ['/app/login', 'theme=dark; token=abc; monitor_key=def'],
+      ['/app/login?reset=1&email=owner%40shop.com', undefined],
+      ['/app/login?redirect=%2Fapp%2Falerts', undefined],
+      ['/app/register', undefined],
+      ['/app/monitor', undefined],
+    ] as const) {
+      const response = await get(url, cookie);
+      expect(response.statusCode, url).toBe(200);
+      expect(page(response), `${url} ${cookie}`).toBe(INDEX);
+    }
+  });
+});

@@ -46,6 +46,18 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
           reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
         },
       });
+      // The login page as the build rendered it (apps/web/prerender.ts): painted before any script has run.
+      // Only for a plain visit without a session: a signed-in visitor moves on from /app/login, and a query
+      // (a reset link's email and code, a redirect) changes what the page shows.
+      if (existsSync(join(webDist, 'login.html'))) {
+        scope.get('/login', toApp, async (request, reply) => {
+          const plain = !request.url.includes('?') && !hasSessionCookie(request.headers.cookie);
+          return reply
+            .header('Cache-Control', 'no-cache')
+            .header('Vary', 'Cookie')
+            .sendFile(plain ? 'login.html' : 'index.html');
+        });
+      }
       scope.setNotFoundHandler(async (request, reply) => {
         const path = request.url.split('?')[0] ?? '';
         if ((request.method !== 'GET' && request.method !== 'HEAD') || path.startsWith(ASSET_PREFIX)) {
@@ -56,4 +68,9 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     },
     { prefix: '/app' },
   );
+}
+
+/** Whether a request's cookies hold the web app's session token (`token`, apps/web/src/lib/session.ts). */
+function hasSessionCookie(header: string | undefined): boolean {
+  return header !== undefined && /(?:^|;)\s*token=[^;\s]/.test(header);
 }

@@ -71,6 +71,14 @@ describe('lazyPage', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('a page whose code has arrived renders at once, with no spinner in between', async () => {
+    const Page = lazyPage(() => Promise.resolve({ default: Hello }));
+    await Page.preload();
+    renderWithProviders(<Page />);
+    expect(screen.getByText('hello page')).toBeInTheDocument();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   it('a preload that failed leaves the page its error and a retry that loads again', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const load = vi

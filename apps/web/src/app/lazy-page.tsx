@@ -43,8 +43,11 @@ interface LazyPageOptions {
   fullPage?: boolean;
 }
 
-/** A lazily loaded page; `preload()` starts fetching its code before it renders (at most once per attempt). */
-export type LazyPage<P extends object = object> = ComponentType<P> & { preload: () => void };
+/**
+ * A lazily loaded page; `preload()` starts fetching its code before it renders (at most once per attempt) and
+ * settles when it has arrived or failed.
+ */
+export type LazyPage<P extends object = object> = ComponentType<P> & { preload: () => Promise<void> };
 
 /**
  * A page loaded on demand (React.lazy) with a spinner while it loads. If its code fails to arrive, or takes
@@ -57,11 +60,20 @@ export function lazyPage<P extends object = object>(
   const { timeoutMs = PAGE_LOAD_TIMEOUT_MS, fullPage = false } = options;
   // The import started by preload(), if any: the first render then waits on it instead of starting another.
   let started: Promise<{ default: ComponentType<P> }> | null = null;
-  const create = () => lazy(() => withTimeout(started ?? load(), timeoutMs));
+  // The page once its code has arrived: rendered at once, where React.lazy would suspend for a tick first
+  // and show the spinner in place of a page the server sent already rendered (main.tsx).
+  let loaded: ComponentType<P> | null = null;
+  const start = () =>
+    (started ??= load().then((module) => {
+      loaded = module.default;
+      return module;
+    }));
+  const create = () => lazy(() => withTimeout(start(), timeoutMs));
   let current = create();
 
   function LazyPage(props: P) {
-    const [Page, setPage] = useState(() => current);
+    const [Lazy, setPage] = useState(() => current);
+    const Page = loaded ?? Lazy;
     const retry = () => {
       started = null;
       current = create();
@@ -79,11 +91,12 @@ export function lazyPage<P extends object = object>(
       </PageErrorBoundary>
     );
   }
-  LazyPage.preload = () => {
-    started ??= load();
-    // A failed preload is reported by the render that awaits it, with its retry.
-    started.catch(() => {});
-  };
+  // A failed preload is reported by the render that awaits it, with its retry.
+  LazyPage.preload = () =>
+    start().then(
+      () => undefined,
+      () => undefined,
+    );
   return LazyPage;
 }
 

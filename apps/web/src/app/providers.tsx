@@ -29,13 +29,22 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   dark: { '--vigil-color-warning-text': 'var(--mantine-color-orange-4)' },
 });
 
-export function Providers({ children }: { children: ReactNode }) {
+/** Mantine with Vigil's theme: all a page needs to render, here and when prerendered at build time. */
+export function ThemeProvider({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
+      {children}
+    </MantineProvider>
+  );
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <ThemeProvider>
       <Suspense fallback={null}>
         <Notifications {...NOTIFICATIONS} />
       </Suspense>
       {children}
-    </MantineProvider>
+    </ThemeProvider>
   );
 }

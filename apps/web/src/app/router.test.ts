@@ -12,10 +12,10 @@ function spyPreloads() {
   const pages = Object.fromEntries(
     Object.entries(PAGES).map(([name, page]) => [
       name,
-      vi.spyOn(page, 'preload').mockImplementation(() => {}),
+      vi.spyOn(page, 'preload').mockResolvedValue(undefined),
     ]),
   );
-  const gate = vi.spyOn(StartupGate, 'preload').mockImplementation(() => {});
+  const gate = vi.spyOn(StartupGate, 'preload').mockResolvedValue(undefined);
   vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}'));
   const started = () => [
     ...Object.entries(pages)

@@ -59,18 +59,18 @@ export function buildRoutes(): RouteObject[] {
  * Starts fetching the code of the page being opened as the entry runs: the page's chunk (with the chunks it
  * imports) and, for a private page, the startup gate's, all at once. Left to React.lazy they would load one
  * after the other, each once the one before has rendered. Without a session a private path ends on the login
- * page, so that is the one fetched.
+ * page, so that is the one fetched. Settles when all of that code has arrived (or failed to).
  */
-export function preloadRoute(pathname: string, search = ''): void {
+export function preloadRoute(pathname: string, search = ''): Promise<void> {
   const route = matchRoute(ROUTES, pathname);
   const page: PageName = route ? (route.page ?? 'monitor') : 'not-found';
   if (accessOf(pathname, ROUTES) === 'public') return PAGES[page].preload();
   if (!getToken()) return PAGES.login.preload();
-  StartupGate.preload();
-  PAGES[page].preload();
   const query = new URLSearchParams(search);
-  if (page === 'monitor') (query.get('monitorId') ? MonitorDetailView : MonitorListView).preload();
+  const view = page === 'monitor' ? (query.get('monitorId') ? MonitorDetailView : MonitorListView) : null;
+  const code = Promise.all([StartupGate.preload(), PAGES[page].preload(), view?.preload()]);
   requestFirstData(page, query);
+  return code.then(() => undefined);
 }
 
 /** The requests the startup gate and the monitor page make first, asked for as the entry runs. */
