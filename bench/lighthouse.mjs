@@ -32,6 +32,11 @@ const PORTS = { from: 3390, to: 3397 };
 const REPORTS = process.env.BENCH_LIGHTHOUSE_REPORTS;
 /** Which pages to audit (`login`, `list`, `detail`, comma-separated); all three by default. */
 const ONLY = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',').map((page) => page.trim());
+/** Which of Lighthouse's presets to run (`mobile`, `desktop`, comma-separated); both by default. */
+const FORM_FACTORS = process.env.BENCH_LIGHTHOUSE_FORM_FACTORS?.split(',').map((form) => form.trim()) ?? [
+  'mobile',
+  'desktop',
+];
 
 function isFree(port) {
   return new Promise((resolve) => {
@@ -168,7 +173,7 @@ export async function benchLighthouse() {
     ].filter(({ name }) => !ONLY || ONLY.includes(name));
     const rows = [];
     for (const { name, page, path, cookies } of pages) {
-      for (const formFactor of ['mobile', 'desktop']) {
+      for (const formFactor of FORM_FACTORS) {
         const runs = [];
         for (let i = 0; i < RUNS; i += 1)
           runs.push(await auditWithRetry(base + path, { name, formFactor, cookies }));

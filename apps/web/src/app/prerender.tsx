@@ -10,8 +10,8 @@ const PAGES: Record<PrerenderedPage, ComponentType> = { login: LoginPage };
 
 /**
  * A page as a visitor without a session first sees it, rendered to HTML by the build (apps/web/prerender.ts).
- * The same tree as the app's minus what adds no markup (the router's data layer, the toasts' container), so the
- * live page that replaces it looks the same.
+ * The same tree as the app's, with a memory router for the browser's and without the toasts' container (it adds
+ * no markup), so the live page that replaces it looks the same.
  */
 export function renderPrerenderedPage(page: PrerenderedPage): string {
   const Page = PAGES[page];

@@ -1,4 +1,4 @@
-import { Navigate, createBrowserRouter, useLocation, type RouteObject } from 'react-router';
+import { Navigate, useLocation, type RouteObject } from 'react-router';
 import { MONITOR_PAGE_SIZE } from '../features/monitors/paths.ts';
 import { requestEarly } from '../lib/early-requests.ts';
 import { getToken } from '../lib/session.ts';
@@ -6,7 +6,7 @@ import { MonitorDetailView, MonitorListView } from '../pages/monitor-views.ts';
 import { lazyPage, type LazyPage } from './lazy-page.tsx';
 import { RootLayout, StartupGate } from './root-layout.tsx';
 import { accessOf, matchRoute } from './route-match.ts';
-import { BASENAME, ROUTES, type PageName, type RouteEntry } from './route-table.ts';
+import { ROUTES, type PageName, type RouteEntry } from './route-table.ts';
 
 const bare = { fullPage: true };
 
@@ -84,8 +84,4 @@ function requestFirstData(page: PageName, query: URLSearchParams): void {
     page: Number.isInteger(number) && number > 1 ? number : 1,
     pageSize: MONITOR_PAGE_SIZE,
   });
-}
-
-export function createRouter() {
-  return createBrowserRouter(buildRoutes(), { basename: BASENAME });
 }
