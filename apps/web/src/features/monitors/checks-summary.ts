@@ -1,13 +1,12 @@
 import type { CheckResult } from '@vigil/contracts';
-import { formatDateTime, formatMs } from '../../lib/format-time.ts';
-
-// Made once: the status bar describes up to 100 checks on every render.
-const TIME = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit' });
+import { formatClock, formatDateTime, formatMs } from '../../lib/format-time.ts';
 
 /** "02:05 PM" today, "Nov 23, 02:05 PM" before. */
 export function formatCheckTime(iso: string, now: number = Date.now()): string {
   const at = new Date(iso);
-  return at.toDateString() === new Date(now).toDateString() ? TIME.format(at) : formatDateTime(iso);
+  return at.toDateString() === new Date(now).toDateString()
+    ? formatClock(at, { twoDigitHour: true })
+    : formatDateTime(iso);
 }
 
 /** Why a check failed, in a few words: its HTTP status when the site answered with an error, else the error. */

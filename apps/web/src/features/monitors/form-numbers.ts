@@ -1,3 +1,5 @@
+import { formatCount } from '../../lib/format-time.ts';
+
 /** Field errors keyed by the form's paths (`name`, `target.url`, `conditions.timeout.timeoutMs`, …). */
 export type FormErrors = Record<string, string>;
 
@@ -34,10 +36,9 @@ export function checkBounds(
   const within = inBounds(toNumber(value), bounds);
   if (within !== null) return within;
   const suffix = unit ? ` ${unit}` : '';
-  const format = (n: number) => n.toLocaleString('en-US');
   errors[field] =
     bounds.min !== undefined && bounds.max !== undefined
-      ? `Enter a whole number from ${format(bounds.min)} to ${format(bounds.max)}${suffix}.`
+      ? `Enter a whole number from ${formatCount(bounds.min)} to ${formatCount(bounds.max)}${suffix}.`
       : 'Enter a whole number.';
   return null;
 }

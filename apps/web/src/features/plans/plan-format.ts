@@ -1,10 +1,10 @@
 import type { Channel, Plan } from '@vigil/contracts';
+import { formatCount, formatLongDate } from '../../lib/format-time.ts';
 
 export function formatPrice(cents: number): string {
   if (cents === 0) return '$0';
-  const dollars = cents / 100;
-  const fraction = Number.isInteger(dollars) ? 0 : 2;
-  return `$${dollars.toLocaleString('en-US', { minimumFractionDigits: fraction, maximumFractionDigits: 2 })}`;
+  const whole = formatCount(Math.trunc(cents / 100));
+  return cents % 100 === 0 ? `$${whole}` : `$${whole}.${String(Math.abs(cents % 100)).padStart(2, '0')}`;
 }
 
 export const CHANNEL_LABELS: Record<Channel, string> = { email: 'Email', sms: 'SMS', call: 'Phone calls' };
@@ -14,18 +14,14 @@ export function formatChannels(channels: readonly Channel[]): string {
 }
 
 export function formatQuota(count: number, what: string): string {
-  return count === 0 ? `No ${what}` : `${count.toLocaleString('en-US')} ${what} a month`;
+  return count === 0 ? `No ${what}` : `${formatCount(count)} ${what} a month`;
 }
 
 /** A plan period end (Unix seconds) as a date; null for the '0' sentinel or anything unreadable. */
 export function formatPlanDate(planExpiresin: string | number): string | null {
   const seconds = Number(planExpiresin);
   if (!Number.isFinite(seconds) || seconds <= 0) return null;
-  return new Date(seconds * 1000).toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-  });
+  return formatLongDate(new Date(seconds * 1000));
 }
 
 /** What a year paid at once saves against twelve monthly payments, in cents (0 when it saves nothing). */

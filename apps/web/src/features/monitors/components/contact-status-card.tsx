@@ -19,6 +19,7 @@ import { ErrorState } from '../../../components/page-states.tsx';
 import { useRequest } from '../../../lib/use-request.ts';
 import { getContactStatus } from '../api/get-contact-status.ts';
 import { monitorEditPath } from '../paths.ts';
+import { formatCount } from '../../../lib/format-time.ts';
 
 const CHANNELS: Record<ContactStatus['channel'], { label: string; icon: ReactNode }> = {
   call: { label: 'Phone call', icon: <IconPhone size={16} /> },
@@ -94,7 +95,7 @@ function Usage({ label, used, limit }: { label: string; used: number; limit: num
           {label}
         </Text>
         <Text size="sm">
-          {used.toLocaleString('en-US')} of {limit.toLocaleString('en-US')} used
+          {formatCount(used)} of {formatCount(limit)} used
         </Text>
       </Group>
       <Progress value={share} color={color} aria-label={`${label} used this month`} />

@@ -8,14 +8,14 @@ import { sendCode } from '../api/send-code.ts';
 import { verifyCode } from '../api/verify-code.ts';
 import type { ChannelOffer, MonitorFormValues, PhoneChannel } from '../monitor-form.ts';
 import { CodeVerification, VerifiedBadge } from './code-verification.tsx';
+import { formatCount } from '../../../lib/format-time.ts';
 
 const CHANNELS = {
   sms: {
     title: 'SMS',
     plansLink: 'See plans with SMS',
     description: 'A text message when an incident opens, repeats until acknowledged, and when it recovers.',
-    quota: (plan: Plan) =>
-      `Your ${plan.name} plan includes ${plan.smsPerMonth.toLocaleString('en-US')} SMS a month.`,
+    quota: (plan: Plan) => `Your ${plan.name} plan includes ${formatCount(plan.smsPerMonth)} SMS a month.`,
   },
   call: {
     title: 'Phone call',
@@ -23,7 +23,7 @@ const CHANNELS = {
     description:
       'A call that reads the alert aloud; press a key to acknowledge it. An unanswered call is followed by a text or an email.',
     quota: (plan: Plan) =>
-      `Your ${plan.name} plan includes ${plan.callsPerMonth.toLocaleString('en-US')} calls a month.`,
+      `Your ${plan.name} plan includes ${formatCount(plan.callsPerMonth)} calls a month.`,
   },
 } as const;
 

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { Center, Group, Text } from '@mantine/core';
 import type { MonitorStats, StatsRange } from '@vigil/contracts';
-import { formatDateTime, formatMs } from '../../../lib/format-time.ts';
+import { formatClock, formatDateTime, formatMonthDay, formatMs } from '../../../lib/format-time.ts';
 
 /*
  * A plain SVG line chart: a few hundred points render in a few milliseconds, where the charting library it
@@ -35,12 +35,12 @@ const COLORS = {
   text: 'var(--mantine-color-dimmed)',
 } as const;
 
-// Made once and shared by every tick: a formatter per label cost a few hundred ms on a phone. Which one a chart
-// uses follows its tick step, so a monitor a few hours old on the 30-day view reads "2 PM", not "Nov 24" four times.
-const TICK_FORMATS = {
-  time: new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }),
-  dayHour: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric' }),
-  day: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' }),
+// Which label a chart's ticks use follows its tick step, so a monitor a few hours old on the 30-day view reads
+// "2 PM", not "Nov 24" four times.
+const TICK_FORMATS: Record<'time' | 'dayHour' | 'day', (t: number) => string> = {
+  time: (t) => formatClock(new Date(t)),
+  dayHour: (t) => `${formatMonthDay(new Date(t))}, ${formatClock(new Date(t), { minutes: false })}`,
+  day: (t) => formatMonthDay(new Date(t)),
 };
 /** Room each kind of label needs at 11 px, with space between labels; and half its width, to keep it in. */
 const TICK_WIDTH = { time: 90, dayHour: 120, day: 70 };
@@ -268,7 +268,7 @@ export function ResponseTimeChart({
             <g key={t}>
               <line x1={x(t)} x2={x(t)} y1={plotBottom} y2={plotBottom + 4} stroke={COLORS.grid} />
               <text x={x(t)} y={plotBottom + 16} textAnchor="middle" fill={COLORS.text}>
-                {format.format(t)}
+                {format(t)}
               </text>
             </g>
           ))}

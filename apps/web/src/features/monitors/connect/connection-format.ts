@@ -1,4 +1,5 @@
 import type { ConnectedService, Connection, ConnectionStatus, Provider } from '@vigil/contracts';
+import { formatLongDate } from '../../../lib/format-time.ts';
 
 /** The service a provider's connection is made for (the inverse of contracts' `PROVIDER_OF_SERVICE`). */
 export const SERVICE_OF_PROVIDER: Readonly<Record<Provider, ConnectedService>> = {
@@ -65,7 +66,7 @@ export const EXPIRY_WARNING_DAYS = 7;
 
 /** "May 1, 2026". */
 export function formatDay(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+  return formatLongDate(new Date(iso));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import type { BillingPeriod, Plan, PlanCoverage } from '@vigil/contracts';
 import { IconAlertTriangle, IconCheck } from '../../../components/icons.tsx';
-import { formatInterval } from '../../../lib/format-time.ts';
+import { formatCount, formatInterval } from '../../../lib/format-time.ts';
 import { formatChannels, formatPrice, formatQuota, planHeadingId, yearlySaving } from '../plan-format.ts';
 
 interface PlanCardProps {
@@ -41,8 +41,8 @@ function Price({ plan, period }: { plan: Plan; period: BillingPeriod }) {
 export function PlanCard({ plan, period, current, coverage, children }: PlanCardProps) {
   const headingId = planHeadingId(plan.name);
   const facts: [string, string][] = [
-    ['Monitors', plan.maxMonitors.toLocaleString('en-US')],
-    ['Connected accounts', plan.maxAccounts.toLocaleString('en-US')],
+    ['Monitors', formatCount(plan.maxMonitors)],
+    ['Connected accounts', formatCount(plan.maxAccounts)],
     ['Shortest check interval', formatInterval(plan.minIntervalSeconds)],
     ['Alert channels', formatChannels(plan.channels)],
     ['SMS', formatQuota(plan.smsPerMonth, 'SMS')],

@@ -1,6 +1,7 @@
 import type { Monitor, ShopifyProduct } from '@vigil/contracts';
 import { formatMoney } from '../../../../lib/format-money.ts';
 import { connectionProblem as monitorConnectionProblem } from '../../connect/connection-format.ts';
+import { formatCount } from '../../../../lib/format-time.ts';
 
 /** A price in the shop's currency: `$19.00`, or `€10.00–€24.00` for a range. */
 export function formatPriceRange(min: string, max: string, currency: string): string {
@@ -12,7 +13,7 @@ export function formatPriceRange(min: string, max: string, currency: string): st
 export function formatStock(totalInventory: number | null): string {
   if (totalInventory === null) return 'Stock not tracked';
   if (totalInventory <= 0) return 'Out of stock';
-  return `${totalInventory.toLocaleString('en-US')} in stock`;
+  return `${formatCount(totalInventory)} in stock`;
 }
 
 /** Why a product would not sell on the storefront, as badges: "Draft", "Archived", "Not on the online store". */
