@@ -2,6 +2,7 @@ import Cookies from 'js-cookie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StartupGate } from './root-layout.tsx';
 import { PAGES, preloadRoute } from './router.tsx';
+import { removeToken } from '../lib/session.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -70,7 +71,7 @@ describe('preloadRoute()', () => {
     preloadRoute('/app/alerts');
     expect(asked()).toEqual(['/monitor-bff/user-info']);
     vi.mocked(fetch).mockClear();
-    Cookies.remove('token', { path: '/' });
+    removeToken();
     preloadRoute('/app/monitor');
     expect(asked()).toEqual([]);
   });

@@ -13,16 +13,37 @@ export const AB_PRICING_KEY = 'AB_PRICING';
 
 const COOKIE_OPTIONS: Cookies.CookieAttributes = { path: '/', sameSite: 'lax', expires: 30 };
 
+// Reading document.cookie is a synchronous request to the browser process, a few milliseconds each while a page
+// loads, and a first load reads the token a dozen times (the route's preload, the early requests, the API client,
+// the startup gate). So the cookies are read once and the copy kept until the current script's microtasks have
+// run, one snapshot for one piece of work; this module's own writes drop it at once.
+let cookies: Record<string, string> | null = null;
+
+function readCookie(name: string): string | undefined {
+  if (!cookies) {
+    // The build's prerender runs without a document, where there are no cookies to read.
+    cookies = typeof document === 'undefined' ? {} : Cookies.get();
+    queueMicrotask(forgetCookies);
+  }
+  return cookies[name];
+}
+
+function forgetCookies(): void {
+  cookies = null;
+}
+
 export function getToken(): string | undefined {
-  return Cookies.get(TOKEN_COOKIE) || undefined;
+  return readCookie(TOKEN_COOKIE) || undefined;
 }
 
 export function removeToken(): void {
+  forgetCookies();
   Cookies.remove(TOKEN_COOKIE, { path: '/' });
 }
 
 /** Stores a new session; the stored user of any previous session is dropped so the shell never shows it. */
 export function startSession(session: Pick<Session, 'token' | 'monitor_key'>): void {
+  forgetCookies();
   Cookies.set(TOKEN_COOKIE, session.token, {
     ...COOKIE_OPTIONS,
     secure: window.location.protocol === 'https:',
@@ -35,6 +56,7 @@ export function startSession(session: Pick<Session, 'token' | 'monitor_key'>): v
 }
 
 export function clearSession(): void {
+  forgetCookies();
   Cookies.remove(TOKEN_COOKIE, { path: '/' });
   Cookies.remove(MONITOR_KEY_COOKIE, { path: '/' });
   clearUserInfo();
