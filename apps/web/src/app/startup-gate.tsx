@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { AppShell } from '../components/shell/app-shell.tsx';
 import { FullPageSpinner } from '../components/page-states.tsx';
@@ -54,7 +54,10 @@ function useStartupUser(token: string | undefined): Load | null {
         if (!result.ok && !last && result.status !== 401) showErrorToast(result.message);
         if (result.ok) setUserInfo(result.data);
         else removeToken();
-        setLoad({ token, ok: result.ok });
+        // What this lets through is the whole shell and page: rendered as a transition, so in slices with the
+        // browser's own work between them rather than in one long task (the stored user above re-renders at once,
+        // but only this gate's spinner).
+        startTransition(() => setLoad({ token, ok: result.ok }));
       });
     };
     attempt(0);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiResult } from './api-client.ts';
 
 export interface RequestState<T> {
@@ -39,12 +39,16 @@ export function useRequest<T>(key: string | null, load: Load<T>) {
     if (!attempt.quiet) setState((previous) => ({ ...previous, status: 'loading', stale: false }));
     void loadRef.current(controller.signal, attempt.quiet).then((result) => {
       if (controller.signal.aborted) return;
-      setState((previous) => {
-        if (result.ok) return { status: 'ready', data: result.data, receivedAt: Date.now(), stale: false };
-        // A failed background refresh leaves what is shown (and its status) alone; it only turns stale.
-        if (attempt.quiet && previous.data !== undefined) return { ...previous, stale: true };
-        return { ...previous, status: 'failed' };
-      });
+      // An answer can redraw much of a page (a list of monitors, a chart, a table of checks): rendered as a
+      // transition, in slices, rather than in one long task.
+      startTransition(() =>
+        setState((previous) => {
+          if (result.ok) return { status: 'ready', data: result.data, receivedAt: Date.now(), stale: false };
+          // A failed background refresh leaves what is shown (and its status) alone; it only turns stale.
+          if (attempt.quiet && previous.data !== undefined) return { ...previous, stale: true };
+          return { ...previous, status: 'failed' };
+        }),
+      );
     });
     return () => controller.abort();
   }, [key, attempt]);
