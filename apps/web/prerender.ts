@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createServer, type Plugin, type ResolvedConfig } from 'vite';
 import { PRERENDERED_PAGES, type PrerenderedPage } from './src/lib/prerendered.ts';
 
@@ -34,7 +34,7 @@ export function prerender(): Plugin {
       config = resolved;
     },
     async closeBundle() {
-      const outDir = join(config.root, config.build.outDir);
+      const outDir = resolve(config.root, config.build.outDir);
       const indexHtml = await readFile(join(outDir, 'index.html'), 'utf8');
       const server = await createServer({
         root: config.root,
