@@ -41,20 +41,34 @@ export function benchWebSize() {
 
 /**
  * What each measured page evaluates before it renders: the entry, then the lazy chunks its route loads (the page,
- * with the startup gate and the monitor page's view for a private one), each with every chunk it imports
- * statically. Chunks are found by their module's name, which the build keeps in the file name.
+ * with the startup gate for a private one), each with every chunk it imports statically. A module's chunk is the
+ * one whose source map lists it: the build groups modules into chunks named for the group (apps/web/chunks.ts).
  */
 const PAGES = {
-  login: ['login-page'],
-  'monitor list': ['startup-gate', 'monitor-page', 'monitor-list-view'],
-  'monitor detail': ['startup-gate', 'monitor-page', 'monitor-detail-view'],
+  login: ['src/pages/login-page.tsx'],
+  'monitor list': [
+    'src/app/startup-gate.tsx',
+    'src/pages/monitor-page.tsx',
+    'src/pages/monitor-list-view.tsx',
+  ],
+  'monitor detail': [
+    'src/app/startup-gate.tsx',
+    'src/pages/monitor-page.tsx',
+    'src/pages/monitor-detail-view.tsx',
+  ],
 };
 
 function pageSizes(entry) {
   const assets = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js'));
-  const chunk = (name) => {
-    const file = assets.find((asset) => asset.startsWith(`${name}-`) && /^[\w-]+-[\w-]{8}\.js$/.test(asset));
-    if (!file) throw new Error(`No chunk of ${name} in apps/web/dist/assets`);
+  const sources = new Map(
+    assets.map((file) => [
+      file,
+      JSON.parse(readFileSync(join(dist, 'assets', `${file}.map`), 'utf8')).sources,
+    ]),
+  );
+  const chunk = (module) => {
+    const file = assets.find((asset) => sources.get(asset).some((source) => source.endsWith(`/${module}`)));
+    if (!file) throw new Error(`No chunk holds ${module} in apps/web/dist/assets`);
     return file;
   };
   return Object.entries(PAGES).map(([page, lazy]) => {

@@ -16,6 +16,7 @@ const targets = [
       'apps/web/index.html',
       'apps/web/vite.config.ts',
       'apps/web/prerender.ts',
+      'apps/web/chunks.ts',
       'apps/web/precompress.ts',
       'apps/web/public',
       'packages/contracts/src',

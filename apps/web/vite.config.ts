@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { FIRST_LOAD_GROUPS } from './chunks.ts';
 import { precompress } from './precompress.ts';
 import { prerender } from './prerender.ts';
 
@@ -22,12 +23,7 @@ export default defineConfig({
     sourcemap: true,
     rolldownOptions: {
       output: {
-        codeSplitting: {
-          // Everything the entry imports statically in one chunk with it. Left alone, Rolldown cuts the modules the
-          // entry shares with lazy chunks into small chunks of their own (ten files before the first render instead
-          // of one), and each costs a request on a phone's connection.
-          groups: [{ name: 'index', tags: ['$initial'] }],
-        },
+        codeSplitting: { groups: FIRST_LOAD_GROUPS },
       },
     },
   },

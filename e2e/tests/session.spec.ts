@@ -183,8 +183,8 @@ test('a Sign in pressed while the login page was not yet live signs in once it i
   request,
 }) => {
   const account = await createReadyAccount(request);
-  // The app's entry runs; only the login page's own code is late, as on a slow connection.
-  const release = await holdScripts(page, '**/app/assets/login-page-*.js');
+  // The app's entry runs; only the chunk with the login page's own code is late, as on a slow connection.
+  const release = await holdScripts(page, '**/app/assets/signed-out-*.js');
   const signIns: string[] = [];
   page.on('request', (sent) => {
     if (sent.url().endsWith('/oauth-bff/v1/user/login')) signIns.push(sent.method());

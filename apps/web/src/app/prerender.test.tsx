@@ -2,12 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login } from '../features/auth/api/login.ts';
+import { getOidcAuthorizeUrl } from '../features/auth/api/oidc-authorize.ts';
 import { adoptPrerenderedInputs, prerenderedPage } from '../lib/prerendered.ts';
 import LoginPage from '../pages/login-page.tsx';
+import { failed } from '../test/monitor-fixtures.ts';
 import { renderWithProviders, Where } from '../test/render.tsx';
 import { renderPrerenderedPage } from './prerender.tsx';
 
 vi.mock('../features/auth/api/login.ts', () => ({ login: vi.fn() }));
+vi.mock('../features/auth/api/oidc-authorize.ts', () => ({ getOidcAuthorizeUrl: vi.fn() }));
 
 /** The page as login.html holds it, in the document as the browser shows it before the scripts have run. */
 function showPrerendered(): HTMLElement {
@@ -38,6 +41,7 @@ const field = (root: HTMLElement, name: string) => {
 
 beforeEach(() => {
   vi.mocked(login).mockReset();
+  vi.mocked(getOidcAuthorizeUrl).mockReset();
 });
 afterEach(() => {
   document.body.innerHTML = '';
@@ -110,5 +114,21 @@ describe('the prerendered login page', () => {
     expect(screen.getByRole('textbox', { name: /^Email/ })).not.toHaveFocus();
     await waitFor(() => expect(screen.queryByTestId('where')).toBeNull());
     expect(login).not.toHaveBeenCalled();
+  });
+
+  it('starts a Sign in with Google pressed before the page was live, once it is', async () => {
+    // The provider's answer fails, so the page stays where it is and shows the live button again.
+    vi.mocked(getOidcAuthorizeUrl).mockResolvedValue(failed(503, 'Try again.'));
+    const root = showPrerendered();
+    adoptPrerenderedInputs(root);
+    within(root).getByRole('button', { name: 'Sign in with Google' }).click();
+    expect(getOidcAuthorizeUrl).not.toHaveBeenCalled();
+
+    goLive(root);
+
+    await waitFor(() => expect(getOidcAuthorizeUrl).toHaveBeenCalledTimes(1));
+    expect(login).not.toHaveBeenCalled();
+    expect(await screen.findByRole('button', { name: 'Sign in with Google' })).toBeEnabled();
+    expect(getOidcAuthorizeUrl).toHaveBeenCalledTimes(1);
   });
 });

@@ -2,7 +2,6 @@ import { Navigate, useLocation, type RouteObject } from 'react-router';
 import { MONITOR_PAGE_SIZE } from '../features/monitors/paths.ts';
 import { requestEarly } from '../lib/early-requests.ts';
 import { getToken } from '../lib/session.ts';
-import { MonitorDetailView, MonitorListView } from '../pages/monitor-views.ts';
 import { lazyPage, type LazyPage } from './lazy-page.tsx';
 import { RootLayout, StartupGate } from './root-layout.tsx';
 import { accessOf, matchRoute } from './route-match.ts';
@@ -66,10 +65,8 @@ export function preloadRoute(pathname: string, search = ''): Promise<void> {
   const page: PageName = route ? (route.page ?? 'monitor') : 'not-found';
   if (accessOf(pathname, ROUTES) === 'public') return PAGES[page].preload();
   if (!getToken()) return PAGES.login.preload();
-  const query = new URLSearchParams(search);
-  const view = page === 'monitor' ? (query.get('monitorId') ? MonitorDetailView : MonitorListView) : null;
-  const code = Promise.all([StartupGate.preload(), PAGES[page].preload(), view?.preload()]);
-  requestFirstData(page, query);
+  const code = Promise.all([StartupGate.preload(), PAGES[page].preload()]);
+  requestFirstData(page, new URLSearchParams(search));
   return code.then(() => undefined);
 }
 

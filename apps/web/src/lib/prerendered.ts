@@ -24,6 +24,22 @@ export function prerenderedPage(root: HTMLElement, path: string): PrerenderedPag
 /** Marks a prerendered form's submit button, which is a plain button there (see `usePrerendering`). */
 export const PRERENDERED_SUBMIT = 'data-prerendered-submit';
 
+/**
+ * Names a prerendered button outside the form (Sign in with Google): pressed before the page is live, its live
+ * button is pressed once it is (`takePrerenderedPress`).
+ */
+export const PRERENDERED_PRESS = 'data-prerendered-press';
+
+// The last such button pressed, kept past the inputs' hand-over: the live button may mount after the form.
+let pressed: string | null = null;
+
+/** Whether the prerendered button `name` was pressed before the page was live; true once, for its live button. */
+export function takePrerenderedPress(name: string): boolean {
+  if (pressed !== name) return false;
+  pressed = null;
+  return true;
+}
+
 interface Adopted {
   inputs: Map<string, HTMLInputElement>;
   focused: HTMLInputElement | null;
@@ -56,8 +72,10 @@ export function adoptPrerenderedInputs(root: HTMLElement): void {
     },
   };
   function onClick(event: MouseEvent) {
-    const button = event.target instanceof Element ? event.target.closest(`[${PRERENDERED_SUBMIT}]`) : null;
+    const target = event.target instanceof Element ? event.target : null;
+    const button = target?.closest(`[${PRERENDERED_SUBMIT}]`);
     if (button instanceof HTMLButtonElement && button.form) state.submitted = button.form;
+    pressed = target?.closest(`[${PRERENDERED_PRESS}]`)?.getAttribute(PRERENDERED_PRESS) ?? pressed;
   }
   function onKeyDown(event: KeyboardEvent) {
     if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.form) {

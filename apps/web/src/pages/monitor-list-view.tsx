@@ -3,7 +3,6 @@ import { Link } from 'react-router';
 import { IconPlus } from '../components/icons.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { MonitorList } from '../features/monitors/components/monitor-list.tsx';
-import { MonitorDetailView } from './monitor-views.ts';
 
 /** /monitor: the list of monitors, a page at a time. */
 export default function MonitorListView({
@@ -24,10 +23,7 @@ export default function MonitorListView({
           </Button>
         }
       />
-      {/* A pointer over the list or focus in it fetches the detail's code, so opening a monitor shows no spinner. */}
-      <div onPointerOver={MonitorDetailView.preload} onFocus={MonitorDetailView.preload}>
-        <MonitorList page={page} onPageChange={onPageChange} />
-      </div>
+      <MonitorList page={page} onPageChange={onPageChange} />
     </>
   );
 }

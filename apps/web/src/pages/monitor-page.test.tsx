@@ -19,7 +19,6 @@ import { getAlerts } from '../features/alerts/api/get-alerts.ts';
 import { checkMonitorNow } from '../features/monitors/api/check-monitor-now.ts';
 import { getContactStatus } from '../features/monitors/api/get-contact-status.ts';
 import MonitorPage from './monitor-page.tsx';
-import { MonitorDetailView } from './monitor-views.ts';
 
 vi.mock('../features/monitors/api/get-monitors.ts', () => ({ getMonitors: vi.fn(), MONITOR_PAGE_SIZE: 20 }));
 vi.mock('../features/monitors/api/pause-monitors.ts', () => ({ pauseMonitors: vi.fn() }));
@@ -266,21 +265,6 @@ describe('monitor list', () => {
     await user.click(await screen.findByText('https://shop.example.com/checkout'));
     expect(screen.getByTestId('where')).toHaveTextContent(`/monitor?monitorId=${id(2)}`);
     expect(await screen.findByRole('heading', { name: 'Checkout', level: 1 })).toBeInTheDocument();
-  });
-
-  it("fetches the detail's code when a pointer comes over the list, before a monitor is opened", async () => {
-    vi.mocked(getMonitors).mockResolvedValue(pageOf());
-    const preload = vi.spyOn(MonitorDetailView, 'preload');
-    try {
-      const user = userEvent.setup();
-      renderAt('/app/monitor');
-      const row = await screen.findByText('https://shop.example.com/checkout');
-      expect(preload).not.toHaveBeenCalled();
-      await user.hover(row);
-      expect(preload).toHaveBeenCalled();
-    } finally {
-      preload.mockRestore();
-    }
   });
 });
 

@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { pageFromQuery, parseQuery, stringifyQuery } from '../lib/query-string.ts';
-import { MonitorDetailView, MonitorListView } from './monitor-views.ts';
+import MonitorDetailView from './monitor-detail-view.tsx';
+import MonitorListView from './monitor-list-view.tsx';
 
 /**
  * /monitor lists the monitors; /monitor?monitorId=… shows one (the spec has no detail route, and this keeps
