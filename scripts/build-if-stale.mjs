@@ -17,6 +17,7 @@ const targets = [
       'apps/web/vite.config.ts',
       'apps/web/prerender.ts',
       'apps/web/chunks.ts',
+      'apps/web/prune-css.ts',
       'apps/web/precompress.ts',
       'apps/web/public',
       'packages/contracts/src',

@@ -3,12 +3,13 @@ import { defineConfig } from 'vitest/config';
 import { FIRST_LOAD_GROUPS } from './chunks.ts';
 import { precompress } from './precompress.ts';
 import { prerender } from './prerender.ts';
+import { pruneCss } from './prune-css.ts';
 
 const API_TARGET = process.env.VIGIL_API_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   base: '/app/',
-  plugins: [react(), prerender(), precompress()],
+  plugins: [react(), pruneCss(), prerender(), precompress()],
   server: {
     port: 5173,
     proxy: {
@@ -31,7 +32,7 @@ export default defineConfig({
     name: 'web',
     root: import.meta.dirname,
     environment: 'happy-dom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', '*.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
     environmentOptions: { happyDOM: { url: 'http://localhost:3000/app/' } },
   },
