@@ -5,7 +5,6 @@ import {
   Container,
   Group,
   Paper,
-  SegmentedControl,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -23,6 +22,7 @@ import type {
 import { BareHeader } from '../components/bare-header.tsx';
 import { ErrorState } from '../components/page-states.tsx';
 import { IconAlertTriangle } from '../components/icons.tsx';
+import { SegmentedChoice } from '../components/segmented-choice.tsx';
 import { choosePlan } from '../features/plans/api/choose-plan.ts';
 import { getPlanCoverage } from '../features/plans/api/get-plan-coverage.ts';
 import { getPlans } from '../features/plans/api/get-plans.ts';
@@ -211,11 +211,11 @@ export default function PricingPage() {
 
           {sellsPaidPlans ? (
             <Group justify="center">
-              <SegmentedControl
-                aria-label="Billing period"
-                data={PERIOD_OPTIONS}
+              <SegmentedChoice
+                label="Billing period"
+                choices={PERIOD_OPTIONS}
                 value={period}
-                onChange={(value) => setPeriod(value as BillingPeriod)}
+                onChange={setPeriod}
               />
             </Group>
           ) : null}

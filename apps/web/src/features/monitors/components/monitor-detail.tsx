@@ -6,7 +6,6 @@ import {
   Card,
   Group,
   Paper,
-  SegmentedControl,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -25,6 +24,7 @@ import {
   IconTrash,
 } from '../../../components/icons.tsx';
 import { ErrorState, SectionSpinner, StaleNotice } from '../../../components/page-states.tsx';
+import { SegmentedChoice } from '../../../components/segmented-choice.tsx';
 import {
   formatDateTime,
   formatInterval,
@@ -99,12 +99,12 @@ function ResponseTimes({
           <Title order={2} fz="lg" id="response-times">
             Response time
           </Title>
-          <SegmentedControl
-            aria-label="Period"
+          <SegmentedChoice
+            label="Period"
             size="xs"
-            data={RANGE_OPTIONS}
+            choices={RANGE_OPTIONS}
             value={range}
-            onChange={(value) => onRange(value as StatsRange)}
+            onChange={onRange}
           />
         </Group>
         {stats.data === undefined && stats.status === 'failed' ? (
