@@ -185,16 +185,11 @@ export type MonitorInput = z.infer<typeof monitorInput>;
 
 const isoDate = z.string();
 
-const monitorState = {
+/** What a monitor's row in a list shows: its state, not its settings. */
+const listedState = {
   monitorId: z.string(),
   name: z.string(),
   intervalSeconds: z.number().int(),
-  repeatIntervalMinutes: z.number().int(),
-  confirmations: z.number().int(),
-  languageCode: z.string(),
-  callSettings: phoneChannel,
-  smsSettings: phoneChannel,
-  emailSettings: emailChannel,
   status: z.enum(MONITOR_STATUSES),
   paused: z.boolean(),
   /** Why Vigil paused it (the plan's limits), in words; null when running or paused by the person. */
@@ -206,6 +201,16 @@ const monitorState = {
   uptime24h: z.number().nullable(),
   openIncidents: z.number().int(),
   createdAt: isoDate,
+};
+
+const monitorState = {
+  ...listedState,
+  repeatIntervalMinutes: z.number().int(),
+  confirmations: z.number().int(),
+  languageCode: z.string(),
+  callSettings: phoneChannel,
+  smsSettings: phoneChannel,
+  emailSettings: emailChannel,
 };
 
 export const websiteMonitor = z.object({
@@ -247,8 +252,37 @@ export const monitor = z.discriminatedUnion('service', [
 export type Monitor = z.infer<typeof monitor>;
 
 export const monitorResponse = envelope(monitor);
+
+/**
+ * A monitor as a list shows it (the monitor list, pickers, filters): its state and what it watches, without the
+ * settings only its page and its form need (conditions, alert channels, repeat, confirmations, language). Half the
+ * bytes of a full monitor, and a page of them is read, decoded and written at about half the cost.
+ */
+export const monitorListItem = z.discriminatedUnion('service', [
+  z.object({ ...listedState, service: z.literal('website'), target: websiteTarget }),
+  z.object({
+    ...listedState,
+    service: z.literal('shopify'),
+    target: shopifyTarget,
+    connection: connection.nullable(),
+  }),
+  z.object({
+    ...listedState,
+    service: z.literal('google_ads'),
+    target: googleAdsTarget,
+    connection: connection.nullable(),
+  }),
+  z.object({
+    ...listedState,
+    service: z.literal('facebook_ads'),
+    target: metaAdsTarget,
+    connection: connection.nullable(),
+  }),
+]);
+export type MonitorListItem = z.infer<typeof monitorListItem>;
+
 export const monitorListQuery = pageQuery;
-export const monitorListResponse = envelope(pageOf(monitor));
+export const monitorListResponse = envelope(pageOf(monitorListItem));
 
 const monitorId = z.uuid({ error: 'That monitor does not exist.' });
 export const monitorUpdateBody = monitorInput.and(z.object({ monitorId }));

@@ -125,7 +125,13 @@ describe.each(databases)('plan limits over time on $name', (testDatabase) => {
     for (const name of ['Four', 'Five']) {
       expect(list.get(name)).toMatchObject({ paused: true, status: 'paused', pauseReason: paused });
     }
-    expect(list.get('Two')).toMatchObject({
+    // The channels a monitor ticks show on its page (a list shows no settings).
+    const two = await api(
+      'GET',
+      `/monitor-bff/monitor-info?monitorId=${String(list.get('Two')!.monitorId)}`,
+      owner,
+    );
+    expect(two.body.data).toMatchObject({
       callSettings: { checked: false, phone },
       smsSettings: { checked: false, phone },
       emailSettings: { checked: true, email: owner.email },

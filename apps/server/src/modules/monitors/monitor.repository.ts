@@ -27,9 +27,32 @@ const shownColumns = {
 /** The columns of a monitor the API shows. */
 export type ShownMonitorRow = Omit<MonitorRow, (typeof HIDDEN)[number]>;
 
-/** A monitor as the list and the detail show it: its row and how many of its incidents are unresolved. */
+// What a list shows of a monitor (the contract's monitorListItem): its settings stay out, the heaviest columns to
+// read, send and decode (conditions and alert settings are JSON).
+const SETTINGS = [
+  'conditions',
+  'alertSettings',
+  'repeatIntervalMinutes',
+  'confirmations',
+  'languageCode',
+  'linkedMonitorId',
+] as const;
+type ListedColumns = Omit<typeof shownColumns, (typeof SETTINGS)[number]>;
+const listedColumns = Object.fromEntries(
+  Object.entries(shownColumns).filter(([key]) => !(SETTINGS as readonly string[]).includes(key)),
+) as ListedColumns;
+/** The columns of a monitor a list shows. */
+export type ListedMonitorRow = Omit<ShownMonitorRow, (typeof SETTINGS)[number]>;
+
+/** A monitor as the detail shows it: its row and how many of its incidents are unresolved. */
 export interface MonitorView {
   row: ShownMonitorRow;
+  openIncidents: number;
+}
+
+/** A monitor as a list shows it. */
+export interface ListedMonitorView {
+  row: ListedMonitorRow;
   openIncidents: number;
 }
 
@@ -57,7 +80,7 @@ function prepareViews(db: Db) {
   return {
     page: db
       .select({
-        row: shownColumns,
+        row: listedColumns,
         openIncidents,
         total: sql<number>`(select count(*) from ${monitorOrder} as owned where owned.user_id = ${user})::int`,
       })
@@ -155,7 +178,7 @@ export function createMonitorRepository(db: Db) {
       userId: string,
       limit: number,
       offset: number,
-    ): Promise<{ views: MonitorView[]; total: number }> {
+    ): Promise<{ views: ListedMonitorView[]; total: number }> {
       const views = await prepared().page.execute({ userId, limit, offset });
       if (views.length === 0) return { views, total: offset === 0 ? 0 : await this.countOfUser(userId) };
       return { views, total: views[0]!.total };

@@ -344,6 +344,16 @@ describe.each(databases)('monitors API on $name', (testDatabase) => {
     expect(first.body.data.list.map((m: { name: string }) => m.name)).toEqual(['Shop 4', 'Shop 3']);
     expect(first.body.data.list[0]).toMatchObject({ uptime24h: 75, openIncidents: 1, status: 'pending' });
     expect(first.body.data.list[1]).toMatchObject({ uptime24h: null, openIncidents: 0 });
+    // A list shows no settings; the monitor's page does.
+    for (const key of ['conditions', 'emailSettings', 'callSettings', 'smsSettings', 'languageCode'])
+      expect(first.body.data.list[0]).not.toHaveProperty(key);
+    const detail = await api(
+      'GET',
+      `/monitor-bff/monitor-info?monitorId=${first.body.data.list[0].monitorId}`,
+      user,
+    );
+    expect(monitorResponse.parse(detail.body)).toEqual(detail.body);
+    expect(detail.body.data).toMatchObject({ ...first.body.data.list[0], conditions: expect.any(Object) });
     const last = await api('GET', '/monitor-bff/monitor?page=3&pageSize=2', user);
     expect(last.body.data.list.map((m: { name: string }) => m.name)).toEqual(['Shop 0']);
     const defaults = await api('GET', '/monitor-bff/monitor', user);

@@ -4,6 +4,7 @@ import {
   type Monitor,
   type MonitorChecks,
   type MonitorInput,
+  type MonitorListItem,
   type monitorStatsResponse,
   type MonitorStatus,
   type ServiceId,
@@ -22,7 +23,13 @@ import type { UserRow } from '../users/user.repository.ts';
 import type { TargetPreparer } from './target-preparer.ts';
 import { toConnection } from '../connections/connection.service.ts';
 import type { Tally } from './check-history.repository.ts';
-import type { MonitorRow, MonitorSettings, MonitorView, ShownMonitorRow } from './monitor.repository.ts';
+import type {
+  ListedMonitorRow,
+  ListedMonitorView,
+  MonitorRow,
+  MonitorSettings,
+  MonitorView,
+} from './monitor.repository.ts';
 import {
   ALERT_LANGUAGES,
   CONFIRMATIONS,
@@ -112,34 +119,27 @@ function toSettings(
   };
 }
 
-const tallyOf = (row: ShownMonitorRow): HourlyTally => ({
+const tallyOf = (row: ListedMonitorRow): HourlyTally => ({
   hour: row.tallyHour,
   checks: row.tallyChecks,
   failures: row.tallyFailures,
 });
 
 /**
- * The monitor as the API answers it; `now` places the row's hourly tally in the last 24 hours, and
- * `connections` holds the connections of the monitors that watch through one (by id).
+ * A monitor as a list answers it; `now` places the row's hourly tally in the last 24 hours, and `connections`
+ * holds the connections of the monitors that watch through one (by id).
  */
-export function toMonitor(
-  { row, openIncidents }: MonitorView,
+export function toListItem(
+  { row, openIncidents }: ListedMonitorView,
   now: Date,
   connections: ReadonlyMap<string, Connection> = new Map(),
-): Monitor {
-  const alertSettings = row.alertSettings as AlertSettingsColumn;
+): MonitorListItem {
   // One object literal, its fields in the answer's order: spreading shared fields into a per-service object cost
   // ~11 µs a monitor (V8 copies a spread this size slowly), most of a list page's mapping.
-  const monitor = {
+  const item = {
     monitorId: row.id,
     name: row.name,
     intervalSeconds: row.intervalSeconds,
-    repeatIntervalMinutes: row.repeatIntervalMinutes,
-    confirmations: row.confirmations,
-    languageCode: row.languageCode,
-    callSettings: alertSettings.callSettings,
-    smsSettings: alertSettings.smsSettings,
-    emailSettings: alertSettings.emailSettings,
     status: row.paused ? 'paused' : (row.status as MonitorStatus),
     paused: row.paused,
     pauseReason: row.pauseReason,
@@ -152,13 +152,32 @@ export function toMonitor(
     service: row.service,
     // Per service, as its own contract types them.
     target: row.target,
+  } as MonitorListItem;
+  if (item.service !== 'website') {
+    // A connected service's monitor also names the connection it watches through.
+    item.connection = (row.connectionId && connections.get(row.connectionId)) || null;
+  }
+  return item;
+}
+
+/** The monitor as its page answers it: what a list shows, and its settings. */
+export function toMonitor(
+  view: MonitorView,
+  now: Date,
+  connections?: ReadonlyMap<string, Connection>,
+): Monitor {
+  const { row } = view;
+  const alertSettings = row.alertSettings as AlertSettingsColumn;
+  return {
+    ...toListItem(view, now, connections),
+    repeatIntervalMinutes: row.repeatIntervalMinutes,
+    confirmations: row.confirmations,
+    languageCode: row.languageCode,
+    callSettings: alertSettings.callSettings,
+    smsSettings: alertSettings.smsSettings,
+    emailSettings: alertSettings.emailSettings,
     conditions: row.conditions,
   } as Monitor;
-  if (monitor.service !== 'website') {
-    // A connected service's monitor also names the connection it watches through.
-    monitor.connection = (row.connectionId && connections.get(row.connectionId)) || null;
-  }
-  return monitor;
 }
 
 export function createMonitorService(deps: {
@@ -366,7 +385,7 @@ export function createMonitorService(deps: {
         session.userId,
         views.map((view) => view.row),
       );
-      return { list: views.map((view) => toMonitor(view, now, connections)), total, page, pageSize };
+      return { list: views.map((view) => toListItem(view, now, connections)), total, page, pageSize };
     },
 
     async get(session: AuthSession, monitorId: string): Promise<Monitor> {

@@ -1,4 +1,4 @@
-import type { Monitor } from '@vigil/contracts';
+import type { MonitorListItem } from '@vigil/contracts';
 import { api } from '../../../lib/api-client.ts';
 
 export interface Page<T> {
@@ -12,7 +12,7 @@ export { MONITOR_PAGE_SIZE } from '../paths.ts';
 
 /** `quiet`: a background refresh, whose failure shows no toast. */
 export function getMonitors(query: { page: number; pageSize: number }, signal?: AbortSignal, quiet = false) {
-  return api.get<Page<Monitor>>('/monitor-bff/monitor', {
+  return api.get<Page<MonitorListItem>>('/monitor-bff/monitor', {
     params: query,
     quiet,
     ...(signal ? { signal } : {}),

@@ -15,7 +15,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
-import type { Monitor } from '@vigil/contracts';
+import type { MonitorListItem } from '@vigil/contracts';
 import { CardList } from '../../../components/card-list.tsx';
 import { HonestEmptyState } from '../../../components/honest-empty-state.tsx';
 import {
@@ -50,7 +50,7 @@ function LoadingTable() {
   );
 }
 
-function TargetSummary({ monitor }: { monitor: Monitor }) {
+function TargetSummary({ monitor }: { monitor: MonitorListItem }) {
   const Summary = serviceDisplay(monitor.service)?.TargetSummary;
   return Summary ? <Summary monitor={monitor} /> : null;
 }
@@ -127,7 +127,7 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
     monitors.reload();
   }
 
-  function openRow(event: MouseEvent<HTMLTableRowElement>, monitor: Monitor) {
+  function openRow(event: MouseEvent<HTMLTableRowElement>, monitor: MonitorListItem) {
     // Clicks on the checkbox or the name link do their own thing.
     if ((event.target as HTMLElement).closest('input, a, button, label')) return;
     void navigate(monitorDetailPath(monitor.monitorId));
@@ -137,7 +137,7 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
   const to = from + list.length - 1;
   const busy = monitors.status === 'loading';
   const caption = `Your monitors, ${from} to ${to} of ${total}`;
-  const isSelected = (monitor: Monitor) => selected.includes(monitor.monitorId);
+  const isSelected = (monitor: MonitorListItem) => selected.includes(monitor.monitorId);
   const selectAll = (
     <Checkbox
       aria-label="Select all monitors on this page"
@@ -149,14 +149,14 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
       }
     />
   );
-  const selectOne = (monitor: Monitor) => (
+  const selectOne = (monitor: MonitorListItem) => (
     <Checkbox
       aria-label={`Select ${monitor.name}`}
       checked={isSelected(monitor)}
       onChange={(event) => toggle(monitor.monitorId, event.currentTarget.checked)}
     />
   );
-  const nameAndTarget = (monitor: Monitor) => (
+  const nameAndTarget = (monitor: MonitorListItem) => (
     <>
       <Anchor
         component={Link}
@@ -174,7 +174,7 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
       ) : null}
     </>
   );
-  const lastCheck = (monitor: Monitor) =>
+  const lastCheck = (monitor: MonitorListItem) =>
     monitor.lastCheckedAt ? formatRelativeTime(monitor.lastCheckedAt) : 'Not checked yet';
 
   return (

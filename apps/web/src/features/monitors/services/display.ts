@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { Monitor } from '@vigil/contracts';
+import type { MonitorListItem } from '@vigil/contracts';
 import {
   GoogleAdsTargetDetail,
   GoogleAdsTargetHeader,
@@ -19,11 +19,11 @@ import { WebsiteTargetHeader, WebsiteTargetSummary } from './website/website-tar
  */
 export interface ServiceDisplay {
   /** The monitor's target in one or two lines, under its name in the list. */
-  TargetSummary: ComponentType<{ monitor: Monitor }>;
+  TargetSummary: ComponentType<{ monitor: MonitorListItem }>;
   /** The target under the monitor's title on its detail. */
-  TargetHeader: ComponentType<{ monitor: Monitor }>;
+  TargetHeader: ComponentType<{ monitor: MonitorListItem }>;
   /** Anything more the detail shows about the target (a lost connection, the watched products). */
-  TargetDetail?: ComponentType<{ monitor: Monitor }>;
+  TargetDetail?: ComponentType<{ monitor: MonitorListItem }>;
 }
 
 const SERVICE_DISPLAYS: Record<string, ServiceDisplay | undefined> = {

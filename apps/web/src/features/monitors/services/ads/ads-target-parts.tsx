@@ -1,5 +1,5 @@
 import { Alert, Anchor, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { type Monitor, PROVIDER_OF_SERVICE } from '@vigil/contracts';
+import { type MonitorListItem, PROVIDER_OF_SERVICE } from '@vigil/contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { IconAlertTriangle } from '../../../../components/icons.tsx';
@@ -16,7 +16,7 @@ import { ReconnectButton } from '../../connect/reconnect-button.tsx';
 import { monitorDetailPath } from '../../paths.ts';
 
 /** A monitor that watches an ad account through a connected Google or Facebook account. */
-export type AdsMonitor = Extract<Monitor, { service: 'google_ads' | 'facebook_ads' }>;
+export type AdsMonitor = Extract<MonitorListItem, { service: 'google_ads' | 'facebook_ads' }>;
 
 function reconnectLabel(monitor: AdsMonitor): string {
   return monitor.connection

@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Paper, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
-import type { Monitor } from '@vigil/contracts';
+import type { MonitorListItem } from '@vigil/contracts';
 import { Link } from 'react-router';
 import { ErrorState } from '../../../../components/page-states.tsx';
 import { useRequest } from '../../../../lib/use-request.ts';
@@ -14,7 +14,7 @@ export const LINKED_SHOP_DESCRIPTION =
   'While that monitor has an open incident, you get one “ads are spending while the shop cannot sell” alert with the money spent since, instead of the ad account’s own alerts on top.';
 
 /** The person's own website and Shopify monitors, but not the one being edited. */
-export function linkableMonitors(list: Monitor[], editedMonitorId: string | undefined) {
+export function linkableMonitors(list: MonitorListItem[], editedMonitorId: string | undefined) {
   return list.filter(
     (monitor) =>
       (monitor.service === 'website' || monitor.service === 'shopify') &&
@@ -22,7 +22,7 @@ export function linkableMonitors(list: Monitor[], editedMonitorId: string | unde
   );
 }
 
-function whereOf(monitor: Monitor): string {
+function whereOf(monitor: MonitorListItem): string {
   if (monitor.service === 'website') return monitor.target.url;
   if (monitor.service === 'shopify') return monitor.target.shop;
   return '';

@@ -1,9 +1,9 @@
 import { Stack, Text, Title } from '@mantine/core';
-import type { Monitor } from '@vigil/contracts';
+import type { MonitorListItem } from '@vigil/contracts';
 import { AdsTargetDetail, AdsTargetSummary, WatchedItem } from '../ads/ads-target-parts.tsx';
 import { customerTitle, watchedSummary } from './google-ads-format.ts';
 
-type GoogleAdsMonitor = Extract<Monitor, { service: 'google_ads' }>;
+type GoogleAdsMonitor = Extract<MonitorListItem, { service: 'google_ads' }>;
 
 function summaryOf(monitor: GoogleAdsMonitor): string {
   const { customer, campaigns, ads } = monitor.target;
@@ -11,12 +11,12 @@ function summaryOf(monitor: GoogleAdsMonitor): string {
 }
 
 /** "Hoodie Co (222-333-4444) · 2 ads", and a lost connection with its Reconnect, in a list row. */
-export function GoogleAdsTargetSummary({ monitor }: { monitor: Monitor }) {
+export function GoogleAdsTargetSummary({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'google_ads') return null;
   return <AdsTargetSummary monitor={monitor} summary={summaryOf(monitor)} />;
 }
 
-export function GoogleAdsTargetHeader({ monitor }: { monitor: Monitor }) {
+export function GoogleAdsTargetHeader({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'google_ads') return null;
   return (
     <Text size="sm" truncate="end">
@@ -26,7 +26,7 @@ export function GoogleAdsTargetHeader({ monitor }: { monitor: Monitor }) {
 }
 
 /** The connection's state with Reconnect, the watched campaigns and ads, and the linked shop monitor. */
-export function GoogleAdsTargetDetail({ monitor }: { monitor: Monitor }) {
+export function GoogleAdsTargetDetail({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'google_ads') return null;
   const { customer, campaigns, ads } = monitor.target;
   return (

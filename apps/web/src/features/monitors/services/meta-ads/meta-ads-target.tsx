@@ -1,21 +1,21 @@
 import { Stack, Text } from '@mantine/core';
-import type { Monitor } from '@vigil/contracts';
+import type { MonitorListItem } from '@vigil/contracts';
 import { AdsTargetDetail, AdsTargetSummary, WatchedItem } from '../ads/ads-target-parts.tsx';
 import { adAccountTitle, adSetsSummary } from './meta-ads-format.ts';
 
-type MetaAdsMonitor = Extract<Monitor, { service: 'facebook_ads' }>;
+type MetaAdsMonitor = Extract<MonitorListItem, { service: 'facebook_ads' }>;
 
 function summaryOf(monitor: MetaAdsMonitor): string {
   return `${adAccountTitle(monitor.target.account)} · ${adSetsSummary(monitor.target.adSets.length)}`;
 }
 
 /** "Hoodie Co Ads (act_1010101010) · 2 ad sets", and a connection that needs Reconnect, in a list row. */
-export function MetaAdsTargetSummary({ monitor }: { monitor: Monitor }) {
+export function MetaAdsTargetSummary({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'facebook_ads') return null;
   return <AdsTargetSummary monitor={monitor} summary={summaryOf(monitor)} />;
 }
 
-export function MetaAdsTargetHeader({ monitor }: { monitor: Monitor }) {
+export function MetaAdsTargetHeader({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'facebook_ads') return null;
   return (
     <Text size="sm" truncate="end">
@@ -25,7 +25,7 @@ export function MetaAdsTargetHeader({ monitor }: { monitor: Monitor }) {
 }
 
 /** The connection's state (lost, or Meta's access ending) with Reconnect, the watched ad sets, the linked shop. */
-export function MetaAdsTargetDetail({ monitor }: { monitor: Monitor }) {
+export function MetaAdsTargetDetail({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'facebook_ads') return null;
   const { account, adSets } = monitor.target;
   return (

@@ -1,4 +1,4 @@
-import type { Monitor, ShopifyProduct } from '@vigil/contracts';
+import type { MonitorListItem, ShopifyProduct } from '@vigil/contracts';
 import { formatMoney } from '../../../../lib/format-money.ts';
 import { connectionProblem as monitorConnectionProblem } from '../../connect/connection-format.ts';
 import { formatCount } from '../../../../lib/format-time.ts';
@@ -31,7 +31,7 @@ export function countProducts(count: number): string {
  * A Shopify monitor whose shop connection does not work: lost (the app was uninstalled, access revoked),
  * disconnected in Vigil, or gone. Null when it works.
  */
-export function connectionProblem(monitor: Monitor): { reason: string } | null {
+export function connectionProblem(monitor: MonitorListItem): { reason: string } | null {
   if (monitor.service !== 'shopify') return null;
   return monitorConnectionProblem('shopify', monitor.connection);
 }

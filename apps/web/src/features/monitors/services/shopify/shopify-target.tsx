@@ -1,5 +1,5 @@
 import { Alert, Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
-import type { Monitor } from '@vigil/contracts';
+import type { MonitorListItem } from '@vigil/contracts';
 import { IconAlertTriangle } from '../../../../components/icons.tsx';
 import { ReconnectButton } from '../../connect/reconnect-button.tsx';
 import { formatMoney } from '../../../../lib/format-money.ts';
@@ -7,7 +7,7 @@ import { connectionProblem, countProducts } from './shopify-format.ts';
 import { Thumbnail } from './thumbnail.tsx';
 
 /** The shop and how many products, and a lost connection with its Reconnect, in a list row. */
-export function ShopifyTargetSummary({ monitor }: { monitor: Monitor }) {
+export function ShopifyTargetSummary({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'shopify') return null;
   const problem = connectionProblem(monitor);
   return (
@@ -36,7 +36,7 @@ export function ShopifyTargetSummary({ monitor }: { monitor: Monitor }) {
   );
 }
 
-export function ShopifyTargetHeader({ monitor }: { monitor: Monitor }) {
+export function ShopifyTargetHeader({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'shopify') return null;
   return (
     <Text size="sm" truncate="end">
@@ -60,7 +60,7 @@ function variantPrices(variants: { title: string; price: string }[], currency: s
 }
 
 /** A lost connection (with Reconnect) and the watched products with their variants and prices. */
-export function ShopifyTargetDetail({ monitor }: { monitor: Monitor }) {
+export function ShopifyTargetDetail({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'shopify') return null;
   const problem = connectionProblem(monitor);
   const { products, currency } = monitor.target;

@@ -1,7 +1,7 @@
 import { Anchor, Text } from '@mantine/core';
-import type { Monitor } from '@vigil/contracts';
+import type { MonitorListItem } from '@vigil/contracts';
 
-export function WebsiteTargetSummary({ monitor }: { monitor: Monitor }) {
+export function WebsiteTargetSummary({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'website') return null;
   return (
     <Text size="sm" c="dimmed" truncate="end">
@@ -10,7 +10,7 @@ export function WebsiteTargetSummary({ monitor }: { monitor: Monitor }) {
   );
 }
 
-export function WebsiteTargetHeader({ monitor }: { monitor: Monitor }) {
+export function WebsiteTargetHeader({ monitor }: { monitor: MonitorListItem }) {
   if (monitor.service !== 'website') return null;
   return (
     <Anchor href={monitor.target.url} target="_blank" rel="noopener noreferrer" size="sm" truncate="end">
