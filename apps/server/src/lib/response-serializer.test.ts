@@ -1,7 +1,10 @@
-import { monitorListResponse, type Monitor } from '@vigil/contracts';
+import { envelope, monitor as monitorSchema, pageOf, type Monitor } from '@vigil/contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compileStrip, serializerCompiler } from './response-serializer.ts';
+
+// A page of whole monitors: discriminated unions, nested objects, nullable fields and records, many levels deep.
+const monitorListResponse = envelope(pageOf(monitorSchema));
 
 const serialize = (schema: z.ZodType, data: unknown) =>
   serializerCompiler({ schema, method: 'GET', url: '/', httpStatus: '200' })(data);
