@@ -24,6 +24,19 @@ async function orderAndMonitors(database: Database) {
   return { order, rows };
 }
 
+/** Each user's monitor count as `monitor_counts` keeps it, and as counting `monitor_order` finds it. */
+async function countsAndOrder(database: Database) {
+  const counts = await rowsOf<{ user_id: string; monitors: number }>(
+    database.db,
+    sql`select user_id, monitors from monitor_counts where monitors > 0 order by 1`,
+  );
+  const counted = await rowsOf<{ user_id: string; monitors: number }>(
+    database.db,
+    sql`select user_id, count(*)::int as monitors from monitor_order group by 1 order by 1`,
+  );
+  return { counts, counted };
+}
+
 /** The list's order table, kept by triggers on monitors (migration 0012_monitor_order). */
 describe.each(databases)('monitor_order on $name', (kind) => {
   let database: Database;
@@ -74,6 +87,10 @@ describe.each(databases)('monitor_order on $name', (kind) => {
     expect(order).toEqual(rows);
     expect(order.map((row) => row.id).sort()).toEqual([annIds[0], annIds[2], annIds[4]].sort());
     expect(bobIds.some((id) => order.some((row) => row.id === id))).toBe(false);
+    // The counts (migration 0016) followed every one of those changes.
+    const { counts, counted } = await countsAndOrder(database);
+    expect(counts).toEqual(counted);
+    expect(counts).toEqual([{ user_id: ann.id, monitors: 3 }]);
   });
 
   it('pages and counts the list newest first, as the monitors stand', async () => {
@@ -119,6 +136,39 @@ describe.each(databases)('migration 0012 (monitor_order) on $name', (kind) => {
       const page = await store.monitors.viewPage(owner.id, 10, 0);
       expect(page.total).toBe(4);
       expect(page.views.map((view) => view.row.id)).toEqual([...ids].reverse());
+    } finally {
+      await drop();
+    }
+  });
+});
+
+/** Migration 0016 on a database at 0015 holding monitors: every user's count, kept from then on. */
+describe.each(databases)('migration 0016 (monitor_counts) on $name', (kind) => {
+  it('counts the monitors already there, and keeps counting', async () => {
+    const { database, drop } = await kind.create({ through: '0015_monitors_fillfactor' });
+    try {
+      const store = createStore(database.db);
+      const ann = await userWithVerifiedEmail(store, base);
+      const bob = await userWithVerifiedEmail(store, base);
+      const insert = (userId: string, i: number) =>
+        insertMonitor(database.db, { userId, email: 'o@example.com', url: 'http://a', nextCheckAt: at(i) });
+      for (let i = 0; i < 5; i++) await insert(ann.id, i);
+      const bobFirst = await insert(bob.id, 10);
+      await database.migrate();
+
+      expect((await countsAndOrder(database)).counts).toEqual(
+        [
+          { user_id: ann.id, monitors: 5 },
+          { user_id: bob.id, monitors: 1 },
+        ].sort((a, b) => (a.user_id < b.user_id ? -1 : 1)),
+      );
+      await insert(bob.id, 11);
+      await store.monitors.deleteOwned(bob.id, [bobFirst]);
+      await insert(ann.id, 12);
+      const { counts, counted } = await countsAndOrder(database);
+      expect(counts).toEqual(counted);
+      expect((await store.monitors.viewPage(ann.id, 2, 0)).total).toBe(6);
+      expect(await store.monitors.countOfUser(bob.id)).toBe(1);
     } finally {
       await drop();
     }

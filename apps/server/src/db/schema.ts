@@ -274,6 +274,15 @@ export const monitorOrder = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.createdAt, table.monitorId] })],
 );
 
+/**
+ * How many monitors each user has, kept by a trigger on `monitor_order` (migration 0016): the list's total is one
+ * primary-key read instead of a count of the user's entries on every page.
+ */
+export const monitorCounts = pgTable('monitor_counts', {
+  userId: uuid('user_id').primaryKey(),
+  monitors: integer('monitors').notNull(),
+});
+
 /** One per monitor and condition while not resolved (partial unique index). */
 export const incidents = pgTable(
   'incidents',

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { rowsOf } from '../../db/raw-sql.ts';
-import { monitorOrder, monitors } from '../../db/schema.ts';
+import { monitorCounts, monitorOrder, monitors } from '../../db/schema.ts';
 import { endIncidentsOfPaused } from '../alerts/incident.repository.ts';
 
 export type MonitorRow = typeof monitors.$inferSelect;
@@ -63,10 +63,10 @@ const openIncidents = sql<number>`(select count(*) from incidents as open
 
 /**
  * The two reads behind every list and detail request, one statement each, prepared once per connection:
- * PostgreSQL plans them once and the server builds their SQL once. A page's ids are skipped to and the user's
- * monitors counted in `monitor_order`, from its primary key alone; then the page's rows are read by id, so open
- * incidents are counted for them only (and they stay plain table rows, which drizzle maps several times faster
- * than a subquery's).
+ * PostgreSQL plans them once and the server builds their SQL once. A page's ids are skipped to in `monitor_order`,
+ * from its primary key alone, and the user's monitor count is read from `monitor_counts`; then the page's rows are
+ * read by id, so open incidents are counted for them only (and they stay plain table rows, which drizzle maps
+ * several times faster than a subquery's).
  */
 function prepareViews(db: Db) {
   const user = sql.placeholder('userId');
@@ -82,7 +82,7 @@ function prepareViews(db: Db) {
       .select({
         row: listedColumns,
         openIncidents,
-        total: sql<number>`(select count(*) from ${monitorOrder} as owned where owned.user_id = ${user})::int`,
+        total: sql<number>`coalesce((select ${monitorCounts.monitors} from ${monitorCounts} where ${monitorCounts.userId} = ${user}), 0)`,
       })
       .from(monitors)
       .where(inArray(monitors.id, pageIds))
@@ -120,8 +120,11 @@ export function createMonitorRepository(db: Db) {
 
   return {
     async countOfUser(userId: string): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(monitorOrder).where(eq(monitorOrder.userId, userId));
-      return Number(row?.n ?? 0);
+      const [row] = await db
+        .select({ n: monitorCounts.monitors })
+        .from(monitorCounts)
+        .where(eq(monitorCounts.userId, userId));
+      return row?.n ?? 0;
     },
 
     /** The first check is due at once; `check_state` starts empty. */
