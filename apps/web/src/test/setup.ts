@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// A find waits up to 5 s, not the default 1 s: in `npm test` these files run beside the server's on two cores, and a
+// form page's lazy chunks and several answers in turn have taken longer than a second to show there.
+configure({ asyncUtilTimeout: 5000 });
 
 // Mantine reads these browser APIs; happy-dom lacks some of them.
 if (!window.matchMedia) {
