@@ -27,11 +27,17 @@ const render = () =>
     );
   });
 
-// A page the server sent already rendered (login.html) stays as it is until its code has arrived, so the live
-// page replaces it in one step instead of through a spinner; what was typed into it meanwhile carries over.
+// The first render waits for the page's code (fetched as the entry runs: app.tsx), so it renders the page, not a
+// spinner in its place: until then the page shows what the server sent, index.html's loading mark or a prerendered
+// page. Rendering the spinner first cost a render and a commit, and React holds back the commit that replaces a
+// Suspense fallback until 300 ms after the fallback showed. A prerendered page (login.html) then becomes the live
+// page in one step, and what was typed into it meanwhile carries over. Code that takes longer than a few seconds is
+// waited for behind the page's own spinner, which has its timeout and retry (lazy-page.tsx).
+const FIRST_RENDER_WAITS_MS = 4000;
 if (prerenderedPage(root, window.location.pathname.slice(BASENAME.length))) {
   adoptPrerenderedInputs(root);
   void firstPageCode.then(render);
 } else {
-  render();
+  const waited = new Promise<void>((resolve) => setTimeout(resolve, FIRST_RENDER_WAITS_MS));
+  void Promise.race([firstPageCode, waited]).then(render);
 }
