@@ -28,7 +28,7 @@ import { getAlerts, type AlertQuery } from '../api/get-alerts.ts';
 import { AlertStateBadge } from './alert-state-badge.tsx';
 import { DeliveryStatus } from './delivery-status.tsx';
 import { IncidentTimeline, IncidentTimelineDisclosure, TimelineToggle } from './incident-timeline.tsx';
-import { ResolveAlertDialog } from './resolve-alert-dialog.tsx';
+import { ResolveAlert } from './resolve-alert.tsx';
 
 /** How a resolved alert ended, in words. */
 function resolutionOf(alert: Alert): string | null {
@@ -184,6 +184,8 @@ export function AlertList({ query, onPageChange, empty, linkMonitors = true, ref
         variant="default"
         {...props}
         disabled={acknowledging !== null}
+        onPointerEnter={ResolveAlert.preload}
+        onFocus={ResolveAlert.preload}
         onClick={() => setResolving(alert)}
         aria-label={`Resolve ${alert.conditionLabel} on ${alert.monitorName}`}
       >
@@ -193,7 +195,7 @@ export function AlertList({ query, onPageChange, empty, linkMonitors = true, ref
   return (
     <Stack gap="md">
       <StaleNotice stale={alerts.stale} receivedAt={alerts.receivedAt} />
-      <ResolveAlertDialog alert={resolving} onClose={() => setResolving(null)} onResolved={resolved} />
+      <ResolveAlert alert={resolving} onClose={() => setResolving(null)} onResolved={resolved} />
       {wide ? (
         <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
           <Table.ScrollContainer minWidth={860}>

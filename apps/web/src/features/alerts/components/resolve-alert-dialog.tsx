@@ -7,15 +7,13 @@ import { resolveAlert } from '../api/resolve-alert.ts';
  * Resolving an alert by hand, with an optional note for whoever reads the history. Says what happens next:
  * no recovery notice, and a new alert if the checks still fail.
  */
-export function ResolveAlertDialog({
-  alert,
-  onClose,
-  onResolved,
-}: {
+export interface ResolveAlertProps {
   alert: Alert | null;
   onClose: () => void;
   onResolved: (alert: Alert) => void;
-}) {
+}
+
+export function ResolveAlertDialog({ alert, onClose, onResolved }: ResolveAlertProps) {
   const [note, setNote] = useState('');
   const [saving, setSaving] = useState(false);
 

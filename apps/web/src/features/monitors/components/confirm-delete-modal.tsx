@@ -1,19 +1,15 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 
-/** Asks before monitors are deleted: their history and incidents go with them. */
-export function ConfirmDeleteModal({
-  names,
-  opened,
-  deleting,
-  onCancel,
-  onConfirm,
-}: {
+export interface ConfirmDeleteProps {
   names: string[];
   opened: boolean;
   deleting: boolean;
   onCancel: () => void;
   onConfirm: () => void;
-}) {
+}
+
+/** Asks before monitors are deleted: their history and incidents go with them. */
+export function ConfirmDeleteModal({ names, opened, deleting, onCancel, onConfirm }: ConfirmDeleteProps) {
   const one = names.length === 1;
   return (
     <Modal

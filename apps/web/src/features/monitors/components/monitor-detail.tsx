@@ -37,7 +37,7 @@ import { getMonitorStats } from '../api/get-monitor-stats.ts';
 import { monitorEditPath } from '../paths.ts';
 import { serviceDisplay } from '../services/display.ts';
 import { summariseStats } from '../stats-summary.ts';
-import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
+import { ConfirmDelete } from './confirm-delete.tsx';
 import { ContactStatusCard } from './contact-status-card.tsx';
 import { MonitorStatusBadge } from './monitor-status-badge.tsx';
 import { RecentChecks } from './recent-checks.tsx';
@@ -256,6 +256,8 @@ export function MonitorDetail({
             variant="light"
             leftSection={<IconTrash size={16} />}
             disabled={running !== null}
+            onPointerEnter={ConfirmDelete.preload}
+            onFocus={ConfirmDelete.preload}
             onClick={() => setConfirming(true)}
           >
             Delete
@@ -296,7 +298,7 @@ export function MonitorDetail({
         {incidents(monitor.lastCheckedAt)}
       </Card>
 
-      <ConfirmDeleteModal
+      <ConfirmDelete
         opened={confirming}
         names={[monitor.name]}
         deleting={running === 'delete'}

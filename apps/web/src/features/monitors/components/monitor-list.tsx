@@ -32,7 +32,7 @@ import { useWiderThan } from '../../../lib/use-wider-than.ts';
 import { MONITOR_PAGE_SIZE, getMonitors } from '../api/get-monitors.ts';
 import { monitorDetailPath } from '../paths.ts';
 import { serviceDisplay } from '../services/display.ts';
-import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
+import { ConfirmDelete } from './confirm-delete.tsx';
 import { MonitorStatusBadge } from './monitor-status-badge.tsx';
 import { useMonitorActions, type MonitorAction } from './use-monitor-actions.ts';
 
@@ -213,6 +213,8 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
                 variant="light"
                 leftSection={<IconTrash size={14} />}
                 disabled={running !== null}
+                onPointerEnter={ConfirmDelete.preload}
+                onFocus={ConfirmDelete.preload}
                 onClick={() => setConfirming(true)}
               >
                 Delete
@@ -332,7 +334,7 @@ export function MonitorList({ page, onPageChange }: { page: number; onPageChange
         ) : null}
       </Group>
 
-      <ConfirmDeleteModal
+      <ConfirmDelete
         opened={confirming}
         names={selectedMonitors.map((monitor) => monitor.name)}
         deleting={running === 'delete'}
