@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import type { ErrorDetail } from '@vigil/contracts';
 import { clearSession, getToken, rememberReturnPath } from './session.ts';
-import { takeEarly } from './early-requests.ts';
+import { peekEarly, takeEarly } from './early-requests.ts';
 import { stringifyQuery } from './query-string.ts';
 
 export const REQUEST_TIMEOUT_MS = 50_000;
@@ -45,6 +45,11 @@ export interface ApiClient {
   delete<T>(url: string, options?: RequestOptions): Promise<ApiResult<T>>;
   post<T>(url: string, body?: unknown, options?: RequestOptions): Promise<ApiResult<T>>;
   put<T>(url: string, body?: unknown, options?: RequestOptions): Promise<ApiResult<T>>;
+  /**
+   * The `data` of a GET asked for as the entry ran (`requestEarly`) whose answer has already come, for a first
+   * render; undefined otherwise. It is then taken: the page does not ask for it again.
+   */
+  peek<T>(url: string, params?: RequestOptions['params']): T | undefined;
 }
 
 export interface ApiClientOptions {
@@ -160,6 +165,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     delete: (url, opts) => request('DELETE', url, opts),
     post: (url, body, opts) => request('POST', url, opts, body ?? {}),
     put: (url, body, opts) => request('PUT', url, opts, body ?? {}),
+    peek: <T>(url: string, params?: RequestOptions['params']) => {
+      const early = peekEarly(url, params);
+      return isRecord(early) ? (early as { data: T }).data : undefined;
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './api-client.ts';
-import { requestEarly } from './early-requests.ts';
+import { peekEarly, requestEarly } from './early-requests.ts';
 
 const answer = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -62,6 +62,30 @@ describe('early requests', () => {
     vi.setSystemTime(Date.now() + 11_000);
     expect(await api.get('/monitor-bff/monitor-summary')).toMatchObject({ data: 'asked again' });
     expect(askAgain).toHaveBeenCalledTimes(4);
+  });
+
+  it('gives a first render the answer once it has come, once; before that, and when it failed, nothing', async () => {
+    let answerNow: (response: Response) => void = () => {};
+    vi.spyOn(globalThis, 'fetch')
+      .mockReturnValueOnce(new Promise<Response>((resolve) => (answerNow = resolve)))
+      .mockResolvedValueOnce(answer(500, { message: 'down' }));
+    const { api, askAgain } = client();
+    requestEarly('/monitor-bff/monitor-info', { monitorId: 'a' });
+    expect(peekEarly('/monitor-bff/monitor-info', { monitorId: 'a' })).toBeUndefined();
+    answerNow(answer(200, { data: { name: 'Storefront' } }));
+    await vi.waitFor(() =>
+      expect(api.peek('/monitor-bff/monitor-info', { monitorId: 'a' })).toEqual({ name: 'Storefront' }),
+    );
+    expect(api.peek('/monitor-bff/monitor-info', { monitorId: 'a' })).toBeUndefined();
+    expect(await api.get('/monitor-bff/monitor-info', { params: { monitorId: 'a' } })).toMatchObject({
+      data: 'asked again',
+    });
+
+    requestEarly('/monitor-bff/user-info');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(api.peek('/monitor-bff/user-info')).toBeUndefined();
+    expect(await api.get('/monitor-bff/user-info')).toMatchObject({ data: 'asked again' });
+    expect(askAgain).toHaveBeenCalledTimes(2);
   });
 
   it('asks nothing without a session', () => {

@@ -7,7 +7,15 @@ type Params = Parameters<typeof stringifyQuery>[0];
 /** An early answer is used only this soon after it was asked for; later, the page asks again. */
 const FRESH_MS = 10_000;
 
-const early = new Map<string, { at: number; response: Promise<Response | null> }>();
+interface Early {
+  at: number;
+  /** The answer's JSON when it succeeded, undefined otherwise; read as soon as the answer comes. */
+  body: Promise<unknown>;
+  /** That JSON once read, for a render that wants it without waiting (`peekEarly`). */
+  read?: { body: unknown };
+}
+
+const early = new Map<string, Early>();
 
 function keyOf(token: string, url: string, params: Params = {}): string {
   const query = new URLSearchParams(
@@ -29,11 +37,28 @@ export function requestEarly(url: string, params?: Params): void {
   if (!token) return;
   const key = keyOf(token, url, params);
   const query = key.slice(key.indexOf('?'));
-  const response = fetch(`${url}${query === '?' ? '' : query}`, {
-    headers: { Authorization: token, Accept: 'application/json' },
-    credentials: 'same-origin',
-  }).catch(() => null);
-  early.set(key, { at: Date.now(), response });
+  const entry: Early = {
+    at: Date.now(),
+    body: fetch(`${url}${query === '?' ? '' : query}`, {
+      headers: { Authorization: token, Accept: 'application/json' },
+      credentials: 'same-origin',
+    })
+      .then((response) => (response.ok ? (response.json() as Promise<unknown>) : undefined))
+      .catch(() => undefined),
+  };
+  void entry.body.then((body) => (entry.read = { body }));
+  early.set(key, entry);
+}
+
+/** The entry for this GET, taken (an early answer is used once) when it is fresh. */
+function take(url: string, params?: Params): Early | undefined {
+  const token = getToken();
+  if (early.size === 0 || !token) return undefined;
+  const key = keyOf(token, url, params);
+  const entry = early.get(key);
+  if (!entry) return undefined;
+  early.delete(key);
+  return Date.now() - entry.at > FRESH_MS ? undefined : entry;
 }
 
 /**
@@ -41,18 +66,18 @@ export function requestEarly(url: string, params?: Params): void {
  * caller asks as usual (so failures, a 401 included, are handled the one way the client handles them).
  */
 export async function takeEarly(url: string, params?: Params): Promise<unknown> {
+  return take(url, params)?.body;
+}
+
+/**
+ * The body of an early answer to this GET that has already come and succeeded, taken, so a page's first render
+ * shows it instead of a spinner and one more render; undefined when it has not (yet), and then it stays for
+ * `takeEarly`. A page whose first render takes it does not ask again.
+ */
+export function peekEarly(url: string, params?: Params): unknown {
   const token = getToken();
   if (early.size === 0 || !token) return undefined;
-  const key = keyOf(token, url, params);
-  const entry = early.get(key);
-  if (!entry) return undefined;
-  early.delete(key);
-  if (Date.now() - entry.at > FRESH_MS) return undefined;
-  const response = await entry.response;
-  if (!response?.ok) return undefined;
-  try {
-    return (await response.json()) as unknown;
-  } catch {
-    return undefined;
-  }
+  const entry = early.get(keyOf(token, url, params));
+  if (!entry?.read || entry.read.body === undefined) return undefined;
+  return take(url, params)?.read?.body;
 }

@@ -70,4 +70,33 @@ describe('useRequest', () => {
     await waitFor(() => expect(result.current.status).toBe('failed'));
     expect(result.current).toMatchObject({ data: 1, stale: false });
   });
+
+  it('shows an answer that came early in its first render without asking again; reloads and new keys ask', async () => {
+    const load = vi.fn(async (_signal: AbortSignal, _background: boolean) => ok('asked'));
+    const initial = vi.fn(() => 'early');
+    const { result, rerender } = renderHook(({ key }) => useRequest(key, load, initial), {
+      initialProps: { key: 'a' },
+    });
+    expect(result.current).toMatchObject({ status: 'ready', data: 'early', stale: false });
+    expect(result.current.receivedAt).not.toBeNull();
+    await act(async () => {});
+    expect(load).not.toHaveBeenCalled();
+    expect(initial).toHaveBeenCalledTimes(1);
+
+    act(() => result.current.reload());
+    await waitFor(() => expect(result.current.data).toBe('asked'));
+    expect(load).toHaveBeenCalledTimes(1);
+
+    rerender({ key: 'b' });
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+    expect(initial).toHaveBeenCalledTimes(1);
+  });
+
+  it('loads as usual when nothing came early', async () => {
+    const load = vi.fn(async () => ok('asked'));
+    const { result } = renderHook(() => useRequest('a', load, () => undefined));
+    expect(result.current.status).toBe('loading');
+    await waitFor(() => expect(result.current.data).toBe('asked'));
+    expect(load).toHaveBeenCalledTimes(1);
+  });
 });

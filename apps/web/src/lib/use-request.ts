@@ -19,21 +19,29 @@ export type Load<T> = (signal: AbortSignal, background: boolean) => Promise<ApiR
 
 /**
  * Loads `load`'s answer whenever `key` changes (or `reload` is called), cancelling the previous request.
- * Errors were already shown by the api client; this only records that the load failed.
+ * Errors were already shown by the api client; this only records that the load failed. `initial`, asked once as
+ * the component mounts, may give the first key's answer at once (one that came early: `api.peek`): the first render
+ * then shows it, and it is not asked for again.
  */
-export function useRequest<T>(key: string | null, load: Load<T>) {
-  const [state, setState] = useState<RequestState<T>>({
-    status: key === null ? 'ready' : 'loading',
-    data: undefined,
-    receivedAt: null,
-    stale: false,
+export function useRequest<T>(key: string | null, load: Load<T>, initial?: () => T | undefined) {
+  const [state, setState] = useState<RequestState<T>>(() => {
+    const data = key === null ? undefined : initial?.();
+    if (data !== undefined) return { status: 'ready', data, receivedAt: Date.now(), stale: false };
+    return { status: key === null ? 'ready' : 'loading', data: undefined, receivedAt: null, stale: false };
   });
   const [attempt, setAttempt] = useState({ n: 0, quiet: false });
   const loadRef = useRef(load);
   loadRef.current = load;
+  // The key whose answer the first render already had, until the first load would have run for it.
+  const answered = useRef(state.receivedAt === null ? null : key);
 
   useEffect(() => {
     if (key === null) return;
+    if (answered.current !== null) {
+      const had = answered.current === key && attempt.n === 0;
+      answered.current = null;
+      if (had) return;
+    }
     const controller = new AbortController();
     // A quiet refresh keeps what is shown as it is (no busy state) until the new answer replaces it.
     if (!attempt.quiet) setState((previous) => ({ ...previous, status: 'loading', stale: false }));

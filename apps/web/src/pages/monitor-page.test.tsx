@@ -20,11 +20,18 @@ import { checkMonitorNow } from '../features/monitors/api/check-monitor-now.ts';
 import { getContactStatus } from '../features/monitors/api/get-contact-status.ts';
 import MonitorPage from './monitor-page.tsx';
 
-vi.mock('../features/monitors/api/get-monitors.ts', () => ({ getMonitors: vi.fn(), MONITOR_PAGE_SIZE: 20 }));
+vi.mock('../features/monitors/api/get-monitors.ts', () => ({
+  getMonitors: vi.fn(),
+  peekMonitors: () => undefined,
+  MONITOR_PAGE_SIZE: 20,
+}));
 vi.mock('../features/monitors/api/pause-monitors.ts', () => ({ pauseMonitors: vi.fn() }));
 vi.mock('../features/monitors/api/start-monitors.ts', () => ({ startMonitors: vi.fn() }));
 vi.mock('../features/monitors/api/delete-monitors.ts', () => ({ deleteMonitors: vi.fn() }));
-vi.mock('../features/monitors/api/get-monitor-info.ts', () => ({ getMonitorInfo: vi.fn() }));
+vi.mock('../features/monitors/api/get-monitor-info.ts', () => ({
+  getMonitorInfo: vi.fn(),
+  peekMonitorInfo: () => undefined,
+}));
 vi.mock('../features/monitors/api/get-monitor-stats.ts', () => ({ getMonitorStats: vi.fn() }));
 vi.mock('../features/monitors/api/get-monitor-checks.ts', () => ({ getMonitorChecks: vi.fn() }));
 vi.mock('../features/alerts/api/get-alerts.ts', () => ({ getAlerts: vi.fn() }));

@@ -10,6 +10,11 @@ export interface Page<T> {
 
 export { MONITOR_PAGE_SIZE } from '../paths.ts';
 
+/** The page of monitors as the entry asked for it, if its answer has come (`api.peek`). */
+export function peekMonitors(query: { page: number; pageSize: number }) {
+  return api.peek<Page<MonitorListItem>>('/monitor-bff/monitor', query);
+}
+
 /** `quiet`: a background refresh, whose failure shows no toast. */
 export function getMonitors(query: { page: number; pageSize: number }, signal?: AbortSignal, quiet = false) {
   return api.get<Page<MonitorListItem>>('/monitor-bff/monitor', {

@@ -29,7 +29,7 @@ import { ErrorState, StaleNotice } from '../../../components/page-states.tsx';
 import { formatMs, formatPercent, formatRelativeTime, formatDateTime } from '../../../lib/format-time.ts';
 import { useRefreshEvery, useRequest } from '../../../lib/use-request.ts';
 import { useWiderThan } from '../../../lib/use-wider-than.ts';
-import { MONITOR_PAGE_SIZE, getMonitors } from '../api/get-monitors.ts';
+import { MONITOR_PAGE_SIZE, getMonitors, peekMonitors } from '../api/get-monitors.ts';
 import { monitorDetailPath } from '../paths.ts';
 import { serviceDisplay } from '../services/display.ts';
 import { ConfirmDelete } from './confirm-delete.tsx';
@@ -58,8 +58,10 @@ function TargetSummary({ monitor }: { monitor: MonitorListItem }) {
 /** The monitor list of one page: status, target, last check, uptime, response time; bulk actions. */
 export function MonitorList({ page, onPageChange }: { page: number; onPageChange: (page: number) => void }) {
   const navigate = useNavigate();
-  const monitors = useRequest(`monitors:${page}`, (signal, background) =>
-    getMonitors({ page, pageSize: MONITOR_PAGE_SIZE }, signal, background),
+  const monitors = useRequest(
+    `monitors:${page}`,
+    (signal, background) => getMonitors({ page, pageSize: MONITOR_PAGE_SIZE }, signal, background),
+    () => peekMonitors({ page, pageSize: MONITOR_PAGE_SIZE }),
   );
   // Statuses and last checks stay current while the list is open.
   useRefreshEvery(monitors.refresh);

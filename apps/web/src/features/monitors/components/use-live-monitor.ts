@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import type { Monitor } from '@vigil/contracts';
 import { REFRESH_MS, useRefreshEvery, useRequest } from '../../../lib/use-request.ts';
 import { checkMonitorNow } from '../api/check-monitor-now.ts';
-import { getMonitorInfo } from '../api/get-monitor-info.ts';
+import { getMonitorInfo, peekMonitorInfo } from '../api/get-monitor-info.ts';
 
 /** How often an open monitor refreshes while a check asked for is on its way (else every REFRESH_MS). */
 export const WATCH_MS = 2_000;
@@ -15,8 +15,10 @@ const WATCH_FOR_MS = 20_000;
  * when a new check shows (they key on `lastCheckedAt`).
  */
 export function useLiveMonitor(monitorId: string) {
-  const info = useRequest(`monitor:${monitorId}`, (signal, background) =>
-    getMonitorInfo(monitorId, signal, background),
+  const info = useRequest(
+    `monitor:${monitorId}`,
+    (signal, background) => getMonitorInfo(monitorId, signal, background),
+    () => peekMonitorInfo(monitorId),
   );
   const [watching, setWatching] = useState<{ since: string | null; until: number } | null>(null);
   const [checking, setChecking] = useState(false);
