@@ -6,12 +6,13 @@ import type { UserInfo } from '@vigil/contracts';
 import type { ApiResult } from '../lib/api-client.ts';
 import { getUserInfo as getStoredUser, returnPath } from '../lib/session.ts';
 import { renderWithProviders } from '../test/render.tsx';
-import { getUserInfo } from '../features/user/api/get-user-info.ts';
+import { getUserInfo, peekUserInfo } from '../features/user/api/get-user-info.ts';
 import { RootLayout } from './root-layout.tsx';
 import StartupGate from './startup-gate.tsx';
 
-vi.mock('../features/user/api/get-user-info.ts', () => ({ getUserInfo: vi.fn() }));
+vi.mock('../features/user/api/get-user-info.ts', () => ({ getUserInfo: vi.fn(), peekUserInfo: vi.fn() }));
 const fetchUser = vi.mocked(getUserInfo);
+const earlyUser = vi.mocked(peekUserInfo);
 
 const NOW = Math.floor(Date.now() / 1000);
 const ready: UserInfo = {
@@ -52,6 +53,7 @@ function renderGate(url: string) {
 
 beforeEach(() => {
   fetchUser.mockReset();
+  earlyUser.mockReset();
   sessionStorage.clear();
 });
 
@@ -100,6 +102,24 @@ describe('StartupGate', () => {
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
     expect(getStoredUser()).toEqual(ready);
     expect(fetchUser).toHaveBeenCalledOnce();
+  });
+
+  it('shows the page in the shell at once with a user whose early answer has come, and fetches nothing', () => {
+    Cookies.set('token', 't', { path: '/' });
+    earlyUser.mockReturnValue(ready);
+    renderGate('/app/monitor');
+    expect(screen.getByTestId('page')).toHaveTextContent('/monitor');
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(getStoredUser()).toEqual(ready);
+    expect(fetchUser).not.toHaveBeenCalled();
+  });
+
+  it('applies the startup rules to a user whose early answer has come', async () => {
+    Cookies.set('token', 't', { path: '/' });
+    earlyUser.mockReturnValue({ ...ready, industry: null });
+    renderGate('/app/monitor');
+    expect(await screen.findByTestId('page')).toHaveTextContent('/onboarding');
+    expect(fetchUser).not.toHaveBeenCalled();
   });
 
   it('sends an incomplete user to /onboarding keeping redirect, once, without the shell', async () => {

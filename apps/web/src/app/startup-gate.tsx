@@ -2,7 +2,7 @@ import { startTransition, useEffect, useRef, useState, type ReactNode } from 're
 import { Navigate, useLocation } from 'react-router';
 import { AppShell } from '../components/shell/app-shell.tsx';
 import { FullPageSpinner } from '../components/page-states.tsx';
-import { getUserInfo } from '../features/user/api/get-user-info.ts';
+import { getUserInfo, peekUserInfo } from '../features/user/api/get-user-info.ts';
 import { showErrorToast } from '../lib/api-client.ts';
 import { parseQuery, stringifyQuery } from '../lib/query-string.ts';
 import {
@@ -30,15 +30,30 @@ type Load = { token: string; ok: boolean };
 export const NO_ANSWER_RETRY_MS = [1000, 2000] as const;
 
 /**
- * Fetches the current user once per session token, storing it as userInfo; a failed fetch removes the token
+ * Fetches the current user once per session token (or takes the answer to the entry's early request, when it has
+ * come), storing it as userInfo; a failed fetch removes the token
  * (the spec's startup rule), after two more tries when the failure was no answer at all. The gate stays mounted
  * while the user moves between private pages, so this runs at start-up and after each sign-in, not on every
  * navigation.
  */
 function useStartupUser(token: string | undefined): Load | null {
-  const [load, setLoad] = useState<Load | null>(null);
+  // The user asked for as the entry ran, when the answer has already come: stored before anything renders that
+  // reads it (nothing listens yet), so the first render is the shell and page rather than a spinner.
+  const [load, setLoad] = useState<Load | null>(() => {
+    const early = token ? peekUserInfo() : undefined;
+    if (!token || !early) return null;
+    setUserInfo(early);
+    return { token, ok: true };
+  });
+  // The token whose user the first render already had: not fetched again.
+  const answered = useRef(load?.token ?? null);
   useEffect(() => {
     if (!token) return;
+    if (answered.current !== null) {
+      const had = answered.current === token;
+      answered.current = null;
+      if (had) return;
+    }
     const controller = new AbortController();
     let retry: ReturnType<typeof setTimeout> | undefined;
     const attempt = (tries: number) => {

@@ -17,7 +17,10 @@ import PaymentSuccessPage from './payment-success-page.tsx';
 
 vi.mock('../features/plans/api/get-plan-order.ts', () => ({ getPlanOrder: vi.fn() }));
 vi.mock('../features/plans/api/create-plan-order.ts', () => ({ createPlanOrder: vi.fn() }));
-vi.mock('../features/user/api/get-user-info.ts', () => ({ getUserInfo: vi.fn() }));
+vi.mock('../features/user/api/get-user-info.ts', () => ({
+  getUserInfo: vi.fn(),
+  peekUserInfo: () => undefined,
+}));
 
 const PAID_UNTIL = NOW + 30 * 86_400;
 const newUser: UserInfo = {
