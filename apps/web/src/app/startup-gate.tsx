@@ -45,14 +45,13 @@ function useStartupUser(token: string | undefined): Load | null {
     setUserInfo(early);
     return { token, ok: true };
   });
-  // The token whose user the first render already had: not fetched again.
-  const answered = useRef(load?.token ?? null);
+  // The first render already had the user: the mount's fetch is not made.
+  const answeredOnMount = useRef(load !== null);
   useEffect(() => {
     if (!token) return;
-    if (answered.current !== null) {
-      const had = answered.current === token;
-      answered.current = null;
-      if (had) return;
+    if (answeredOnMount.current) {
+      answeredOnMount.current = false;
+      return;
     }
     const controller = new AbortController();
     let retry: ReturnType<typeof setTimeout> | undefined;

@@ -50,13 +50,13 @@ export function requestEarly(url: string, params?: Params): void {
   early.set(key, entry);
 }
 
-/** The entry for this GET, taken (an early answer is used once) when it is fresh. */
-function take(url: string, params?: Params): Early | undefined {
+/** The entry for this GET when `ready` says so, taken (an early answer is used once), if it is fresh. */
+function take(url: string, params?: Params, ready = (_entry: Early) => true): Early | undefined {
   const token = getToken();
   if (early.size === 0 || !token) return undefined;
   const key = keyOf(token, url, params);
   const entry = early.get(key);
-  if (!entry) return undefined;
+  if (!entry || !ready(entry)) return undefined;
   early.delete(key);
   return Date.now() - entry.at > FRESH_MS ? undefined : entry;
 }
@@ -75,9 +75,5 @@ export async function takeEarly(url: string, params?: Params): Promise<unknown> 
  * `takeEarly`. A page whose first render takes it does not ask again.
  */
 export function peekEarly(url: string, params?: Params): unknown {
-  const token = getToken();
-  if (early.size === 0 || !token) return undefined;
-  const entry = early.get(keyOf(token, url, params));
-  if (!entry?.read || entry.read.body === undefined) return undefined;
-  return take(url, params)?.read?.body;
+  return take(url, params, (entry) => entry.read?.body !== undefined)?.read?.body;
 }

@@ -32,15 +32,14 @@ export function useRequest<T>(key: string | null, load: Load<T>, initial?: () =>
   const [attempt, setAttempt] = useState({ n: 0, quiet: false });
   const loadRef = useRef(load);
   loadRef.current = load;
-  // The key whose answer the first render already had, until the first load would have run for it.
-  const answered = useRef(state.receivedAt === null ? null : key);
+  // The first render already had its answer: the mount's load is not made.
+  const answeredOnMount = useRef(state.receivedAt !== null);
 
   useEffect(() => {
     if (key === null) return;
-    if (answered.current !== null) {
-      const had = answered.current === key && attempt.n === 0;
-      answered.current = null;
-      if (had) return;
+    if (answeredOnMount.current) {
+      answeredOnMount.current = false;
+      return;
     }
     const controller = new AbortController();
     // A quiet refresh keeps what is shown as it is (no busy state) until the new answer replaces it.
