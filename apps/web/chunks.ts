@@ -1,4 +1,5 @@
-import type { CodeSplittingGroup } from 'rolldown';
+import type { CodeSplittingGroup, OutputBundle } from 'rolldown';
+import type { Plugin } from 'vite';
 
 /**
  * Chunks for first loads: the entry and two chunks, not dozens. Every file is a request, and over HTTP/1.1 a phone
@@ -23,3 +24,46 @@ export const FIRST_LOAD_GROUPS: CodeSplittingGroup[] = [
   // first paint nothing.
   { name: 'signed-out', test: /\/src\/pages\/(login|register|oauth)-page\.tsx$/, priority: 1 },
 ];
+
+/** The groups every first load runs besides the entry, fetched with it (`preloadFirstLoadChunks`). */
+export const PRELOADED_GROUPS = ['signed-in'];
+
+/** The built files of the chunks named in `names`, as an output bundle lists them. */
+export function chunkFilesNamed(bundle: OutputBundle, names: readonly string[]): string[] {
+  return Object.values(bundle)
+    .filter((output) => output.type === 'chunk' && !output.isEntry && names.includes(output.name))
+    .map((chunk) => chunk.fileName)
+    .sort();
+}
+
+/**
+ * The Vite plugin that names the chunks of `PRELOADED_GROUPS` in index.html as `<link rel="modulepreload">`, so
+ * the browser fetches them beside the entry. The entry imports them dynamically (the router's preload), which
+ * Vite does not preload: a phone otherwise asked for the signed-in chunk only once the entry had arrived and run,
+ * a round trip and the entry's evaluation later. Every page of index.html runs that chunk (the private pages'
+ * startup gate, and the signed-out pages' shared parts), as does the prerendered login page, a copy of it.
+ */
+export function preloadFirstLoadChunks(): Plugin {
+  let base = '/';
+  return {
+    name: 'vigil-preload-first-load-chunks',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        const files = bundle ? chunkFilesNamed(bundle, PRELOADED_GROUPS) : [];
+        if (files.length !== PRELOADED_GROUPS.length) {
+          throw new Error(`The build has no single chunk for each of ${PRELOADED_GROUPS.join(', ')}.`);
+        }
+        return files.map((file) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${file}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createServer, type Plugin, type ResolvedConfig } from 'vite';
 import { PRERENDERED_PAGES, type PrerenderedPage } from './src/lib/prerendered.ts';
+import { restoreStylesheets } from './src/lib/stylesheets.ts';
 
 /** Where the markup goes in the built index.html: the loading mark between these comments (index.html). */
 const LOADING_MARK = /<!--loading-->[\s\S]*<!--\/loading-->/;
@@ -9,12 +10,13 @@ const LOADING_MARK = /<!--loading-->[\s\S]*<!--\/loading-->/;
 /**
  * Writes a page as it first renders into a copy of the built index.html, `<page>.html`, in place of the
  * loading mark: `<div id="root" data-prerendered="<page>">` followed by the page's markup, and the colour
- * scheme that Mantine's stylesheet keys on (set by a script otherwise). The app's code is the same, and
- * replaces the markup with the live page once it has arrived (main.tsx).
+ * scheme that Mantine's stylesheet keys on (set by a script otherwise), with the stylesheet linked as usual (the
+ * markup is painted with it). The app's code is the same, and replaces the markup with the live page once it has
+ * arrived (main.tsx).
  */
 export function prerenderedHtml(indexHtml: string, page: PrerenderedPage, markup: string): string {
   if (!LOADING_MARK.test(indexHtml)) throw new Error('index.html has no <!--loading--> mark to replace.');
-  return indexHtml
+  return restoreStylesheets(indexHtml)
     .replace('<html lang="en">', '<html lang="en" data-mantine-color-scheme="light">')
     .replace('<div id="root">', `<div id="root" data-prerendered="${page}">`)
     .replace(LOADING_MARK, () => markup);

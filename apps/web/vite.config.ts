@@ -1,15 +1,23 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
-import { FIRST_LOAD_GROUPS } from './chunks.ts';
+import { FIRST_LOAD_GROUPS, preloadFirstLoadChunks } from './chunks.ts';
 import { precompress } from './precompress.ts';
 import { prerender } from './prerender.ts';
 import { pruneCss } from './prune-css.ts';
+import { stylesheetsAfterPaint } from './stylesheets-after-paint.ts';
 
 const API_TARGET = process.env.VIGIL_API_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   base: '/app/',
-  plugins: [react(), pruneCss(), prerender(), precompress()],
+  plugins: [
+    react(),
+    pruneCss(),
+    preloadFirstLoadChunks(),
+    stylesheetsAfterPaint(),
+    prerender(),
+    precompress(),
+  ],
   server: {
     port: 5173,
     proxy: {

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { App, firstPageCode } from './app/app.tsx';
 import { BASENAME } from './app/route-table.ts';
 import { adoptPrerenderedInputs, prerenderedPage } from './lib/prerendered.ts';
+import { applyStylesheets } from './lib/stylesheets.ts';
 
 // The CSP allows no eval: without `jitless`, zod probes for `new Function` and the browser reports a
 // violation. zod keeps its settings in this global (read when a schema first parses), so setting it here
@@ -27,17 +28,18 @@ const render = () =>
     );
   });
 
-// The first render waits for the page's code (fetched as the entry runs: app.tsx), so it renders the page, not a
-// spinner in its place: until then the page shows what the server sent, index.html's loading mark or a prerendered
-// page. Rendering the spinner first cost a render and a commit, and React holds back the commit that replaces a
-// Suspense fallback until 300 ms after the fallback showed. A prerendered page (login.html) then becomes the live
-// page in one step, and what was typed into it meanwhile carries over. Code that takes longer than a few seconds is
-// waited for behind the page's own spinner, which has its timeout and retry (lazy-page.tsx).
+// The first render waits for the page's code (fetched as the entry runs: app.tsx) and, on index.html, for the
+// stylesheet (painted without it: stylesheets-after-paint.ts), so it renders the styled page, not a spinner in its
+// place: until then the page shows what the server sent, index.html's loading mark or a prerendered page. Rendering
+// the spinner first cost a render and a commit, and React holds back the commit that replaces a Suspense fallback
+// until 300 ms after the fallback showed. A prerendered page (login.html) then becomes the live page in one step, and
+// what was typed into it meanwhile carries over. Code that takes longer than a few seconds is waited for behind the
+// page's own spinner, which has its timeout and retry (lazy-page.tsx).
 const FIRST_RENDER_WAITS_MS = 4000;
 if (prerenderedPage(root, window.location.pathname.slice(BASENAME.length))) {
   adoptPrerenderedInputs(root);
   void firstPageCode.then(render);
 } else {
   const waited = new Promise<void>((resolve) => setTimeout(resolve, FIRST_RENDER_WAITS_MS));
-  void Promise.race([firstPageCode, waited]).then(render);
+  void Promise.race([Promise.all([firstPageCode, applyStylesheets()]), waited]).then(render);
 }
