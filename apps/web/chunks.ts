@@ -8,6 +8,14 @@ import type { Plugin } from 'vite';
  * bar what a group before it took; what no group takes is split as Rolldown splits it.
  */
 export const FIRST_LOAD_GROUPS: CodeSplittingGroup[] = [
+  // The toasts' container, loaded with the first toast (app/providers.tsx): its modules only, which Rolldown would
+  // otherwise put where the notifications store goes, with the pages that show toasts.
+  {
+    name: 'toasts',
+    test: /\/src\/app\/toasts\.ts$|[\\/]node_modules[\\/](@mantine[\\/]notifications[\\/]esm[\\/](?!index|notifications\.store)|react-transition-group[\\/]|@mantine[\\/]core[\\/]esm[\\/]components[\\/]Notification[\\/])/,
+    includeDependenciesRecursively: false,
+    priority: 4,
+  },
   // Everything the entry imports statically, in one chunk with it. Left alone, Rolldown cuts the modules the entry
   // shares with lazy chunks into small chunks of their own.
   { name: 'index', tags: ['$initial'], priority: 3 },

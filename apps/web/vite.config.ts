@@ -4,6 +4,7 @@ import { FIRST_LOAD_GROUPS, preloadFirstLoadChunks } from './chunks.ts';
 import { precompress } from './precompress.ts';
 import { prerender } from './prerender.ts';
 import { pruneCss } from './prune-css.ts';
+import { scrollAreaRefs } from './scroll-area-refs.ts';
 import { stylesheetsAfterPaint } from './stylesheets-after-paint.ts';
 
 const API_TARGET = process.env.VIGIL_API_URL ?? 'http://localhost:3000';
@@ -12,6 +13,7 @@ export default defineConfig({
   base: '/app/',
   plugins: [
     react(),
+    scrollAreaRefs(),
     pruneCss(),
     preloadFirstLoadChunks(),
     stylesheetsAfterPaint(),
@@ -40,7 +42,7 @@ export default defineConfig({
     name: 'web',
     root: import.meta.dirname,
     environment: 'happy-dom',
-    include: ['src/**/*.test.{ts,tsx}', '*.test.ts'],
+    include: ['src/**/*.test.{ts,tsx}', '*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     environmentOptions: { happyDOM: { url: 'http://localhost:3000/app/' } },
   },

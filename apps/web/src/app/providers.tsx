@@ -1,11 +1,12 @@
-import { Suspense, lazy, type ReactNode } from 'react';
+import { Suspense, lazy, useState, type ReactNode } from 'react';
 import { MantineProvider, type CSSVariablesResolver } from '@mantine/core';
+import { useNotifications } from '@mantine/notifications';
 import { theme } from './theme.ts';
 
-// The toasts' container (with its transitions) loads beside the first page instead of inside the entry.
+// The toasts' container (with its transitions, 20 kB) loads when the first toast is shown: most visits show none.
 // What is shown before it mounts waits in Mantine's notifications store and appears when it does.
 const Notifications = lazy(() =>
-  import('@mantine/notifications').then(({ Notifications }) => ({ default: Notifications })),
+  import('./toasts.ts').then(({ Notifications }) => ({ default: Notifications })),
 );
 
 /** Notifications as the spec sets them: bottom-right, closing after 4 s, at most 5 at a time. */
@@ -38,12 +39,22 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   );
 }
 
+/** The toasts' container, from the first toast on (it stays, so toasts close as they should). */
+function Toasts() {
+  const { notifications, queue } = useNotifications();
+  const [needed, setNeeded] = useState(false);
+  if (!needed && notifications.length + queue.length > 0) setNeeded(true);
+  return needed ? (
+    <Suspense fallback={null}>
+      <Notifications {...NOTIFICATIONS} />
+    </Suspense>
+  ) : null;
+}
+
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <ThemeProvider>
-      <Suspense fallback={null}>
-        <Notifications {...NOTIFICATIONS} />
-      </Suspense>
+      <Toasts />
       {children}
     </ThemeProvider>
   );
