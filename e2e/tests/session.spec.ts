@@ -1,5 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { PASSWORD, createReadyAccount, sessionCookies, signInThroughForm } from './helpers.ts';
+import {
+  PASSWORD,
+  createReadyAccount,
+  createWebsiteMonitor,
+  sessionCookies,
+  signInThroughForm,
+} from './helpers.ts';
 
 test('a request answered 401 clears both cookies and lands on the login page', async ({
   page,
@@ -139,7 +145,7 @@ test("a link opened while signed out, such as an alert email's, is where signing
 });
 
 /** Holds the browser's requests for the scripts matching `pattern` until `release()` is called. */
-async function holdScripts(page: Page, pattern: string) {
+async function holdScripts(page: Page, pattern: string | RegExp) {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(pattern, async (route) => {
@@ -202,6 +208,34 @@ test('a Sign in pressed while the login page was not yet live signs in once it i
   release();
   await expect(page).toHaveURL(/\/app\/monitor$/);
   expect(signIns).toEqual(['POST']);
+});
+
+test('a signed-in first load asks for its data while the app’s code is on its way, and only once', async ({
+  page,
+  request,
+}) => {
+  const account = await createReadyAccount(request);
+  await createWebsiteMonitor(request, account.token, 'Storefront');
+  await signInThroughForm(page, account.email);
+  await expect(page).toHaveURL(/\/app\/monitor$/);
+  await page.goto('about:blank');
+
+  const asked: string[] = [];
+  page.on('request', (sent) => {
+    const url = new URL(sent.url());
+    if (url.pathname.startsWith('/monitor-bff/')) asked.push(url.pathname + url.search);
+  });
+  // The entry and the page's code are late, as on a slow connection; the small early script is not.
+  const release = await holdScripts(page, /\/app\/assets\/(index|signed-in)-[^/]+\.js$/);
+  await page.goto('/app/monitor', { waitUntil: 'commit' });
+  const list = '/monitor-bff/monitor?page=1&pageSize=20';
+  await expect.poll(() => asked).toEqual(expect.arrayContaining(['/monitor-bff/user-info', list]));
+
+  release();
+  await expect(page.getByRole('heading', { name: 'Monitors', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Storefront' }).first()).toBeVisible();
+  expect(asked.filter((url) => url === '/monitor-bff/user-info')).toHaveLength(1);
+  expect(asked.filter((url) => url === list)).toHaveLength(1);
 });
 
 test('a signed-in visit to /app/login is not sent the prerendered page', async ({ page, request }) => {

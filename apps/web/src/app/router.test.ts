@@ -2,6 +2,7 @@ import Cookies from 'js-cookie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StartupGate } from './root-layout.tsx';
 import { PAGES, preloadRoute } from './router.tsx';
+import { forgetEarlyRequests } from '../lib/early-requests.ts';
 import { removeToken } from '../lib/session.ts';
 
 afterEach(() => {
@@ -65,9 +66,11 @@ describe('preloadRoute()', () => {
     preloadRoute('/app/monitor', '?monitorId=m1');
     expect(asked()).toEqual(['/monitor-bff/user-info', '/monitor-bff/monitor-info?monitorId=m1']);
     vi.mocked(fetch).mockClear();
+    forgetEarlyRequests();
     preloadRoute('/app/monitor', '?page=3');
     expect(asked()).toEqual(['/monitor-bff/user-info', '/monitor-bff/monitor?page=3&pageSize=20']);
     vi.mocked(fetch).mockClear();
+    forgetEarlyRequests();
     preloadRoute('/app/alerts');
     expect(asked()).toEqual(['/monitor-bff/user-info']);
     vi.mocked(fetch).mockClear();

@@ -1,10 +1,9 @@
 import { Navigate, useLocation, type RouteObject } from 'react-router';
-import { MONITOR_PAGE_SIZE } from '../features/monitors/paths.ts';
-import { requestEarly } from '../lib/early-requests.ts';
 import { getToken } from '../lib/session.ts';
 import { lazyPage, type LazyPage } from './lazy-page.tsx';
 import { RootLayout, StartupGate } from './root-layout.tsx';
-import { accessOf, matchRoute } from './route-match.ts';
+import { pageOf, requestFirstData } from './first-data.ts';
+import { accessOf } from './route-match.ts';
 import { ROUTES, type PageName, type RouteEntry } from './route-table.ts';
 
 const bare = { fullPage: true };
@@ -58,27 +57,14 @@ export function buildRoutes(): RouteObject[] {
  * Starts fetching the code of the page being opened as the entry runs: the page's chunk (with the chunks it
  * imports) and, for a private page, the startup gate's, all at once. Left to React.lazy they would load one
  * after the other, each once the one before has rendered. Without a session a private path ends on the login
- * page, so that is the one fetched. Settles when all of that code has arrived (or failed to).
+ * page, so that is the one fetched. The page's first data is asked for too, unless the early script has.
+ * Settles when all of that code has arrived (or failed to).
  */
 export function preloadRoute(pathname: string, search = ''): Promise<void> {
-  const route = matchRoute(ROUTES, pathname);
-  const page: PageName = route ? (route.page ?? 'monitor') : 'not-found';
+  const page = pageOf(pathname);
   if (accessOf(pathname, ROUTES) === 'public') return PAGES[page].preload();
   if (!getToken()) return PAGES.login.preload();
   const code = Promise.all([StartupGate.preload(), PAGES[page].preload()]);
-  requestFirstData(page, new URLSearchParams(search));
+  requestFirstData(pathname, search);
   return code.then(() => undefined);
-}
-
-/** The requests the startup gate and the monitor page make first, asked for as the entry runs. */
-function requestFirstData(page: PageName, query: URLSearchParams): void {
-  requestEarly('/monitor-bff/user-info');
-  if (page !== 'monitor') return;
-  const monitorId = query.get('monitorId');
-  if (monitorId) return requestEarly('/monitor-bff/monitor-info', { monitorId });
-  const number = Number(query.get('page') ?? '1');
-  requestEarly('/monitor-bff/monitor', {
-    page: Number.isInteger(number) && number > 1 ? number : 1,
-    pageSize: MONITOR_PAGE_SIZE,
-  });
 }

@@ -1,6 +1,7 @@
 import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './api-client.ts';
+import type * as EarlyRequests from './early-requests.ts';
 import { peekEarly, requestEarly } from './early-requests.ts';
 
 const answer = (status: number, body: unknown) =>
@@ -10,6 +11,12 @@ const answer = (status: number, body: unknown) =>
 function client() {
   const askAgain = vi.fn<typeof fetch>(async () => answer(200, { data: 'asked again' }));
   return { api: createApiClient({ fetch: askAgain, navigate: () => {}, showError: () => {} }), askAgain };
+}
+
+/** A second instance of this module, as another bundle holds it. */
+async function importAnotherCopy(): Promise<typeof EarlyRequests> {
+  vi.resetModules();
+  return import('./early-requests.ts');
 }
 
 describe('early requests', () => {
@@ -86,6 +93,28 @@ describe('early requests', () => {
     expect(api.peek('/monitor-bff/user-info')).toBeUndefined();
     expect(await api.get('/monitor-bff/user-info')).toMatchObject({ data: 'asked again' });
     expect(askAgain).toHaveBeenCalledTimes(2);
+  });
+
+  it('asks once for a GET already asked for and not yet taken, as when the early script asked before the entry ran', async () => {
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () => answer(200, { data: 'early' }));
+    // The early script runs its own copy of this module (src/early.ts, built on its own).
+    const earlyScript = await importAnotherCopy();
+    earlyScript.requestEarly('/monitor-bff/monitor-info', { monitorId: 'a' });
+    requestEarly('/monitor-bff/monitor-info', { monitorId: 'a' });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const { api, askAgain } = client();
+    expect(await api.get('/monitor-bff/monitor-info', { params: { monitorId: 'a' } })).toMatchObject({
+      data: 'early',
+    });
+    expect(askAgain).not.toHaveBeenCalled();
+    // Taken, it is asked for again when asked early again (another first load in the same page's life).
+    requestEarly('/monitor-bff/monitor-info', { monitorId: 'a' });
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(await api.get('/monitor-bff/monitor-info', { params: { monitorId: 'a' } })).toMatchObject({
+      data: 'early',
+    });
   });
 
   it('asks nothing without a session', () => {

@@ -15,7 +15,10 @@ interface Early {
   read?: { body: unknown };
 }
 
-const early = new Map<string, Early>();
+// On the page itself, not in this module: the early script (src/early.ts) has its own copy of this module, and
+// what it asks for is taken by the app's.
+const shared = globalThis as { __vigilEarly?: Map<string, Early> };
+const early = (shared.__vigilEarly ??= new Map<string, Early>());
 
 function keyOf(token: string, url: string, params: Params = {}): string {
   const query = new URLSearchParams(
@@ -28,14 +31,17 @@ function keyOf(token: string, url: string, params: Params = {}): string {
 }
 
 /**
- * Asks for a GET the first page is about to make, as the entry runs: on a phone, the page's code and its data
- * then arrive together instead of one after the other. Plain `fetch`, so the HTTP client need not be loaded yet;
- * the client takes the answer (`takeEarly`) when the page asks. Only for a signed-in person.
+ * Asks for a GET the first page is about to make, before the page's code has arrived: on a phone, the code and
+ * its data then arrive together instead of one after the other. Plain `fetch`, so the HTTP client need not be
+ * loaded yet; the client takes the answer (`takeEarly`) when the page asks. Only for a signed-in person, and only
+ * once: a GET asked for already (by the early script) and not yet taken is not asked for again.
  */
 export function requestEarly(url: string, params?: Params): void {
   const token = getToken();
   if (!token) return;
   const key = keyOf(token, url, params);
+  const asked = early.get(key);
+  if (asked && Date.now() - asked.at <= FRESH_MS) return;
   const query = key.slice(key.indexOf('?'));
   const entry: Early = {
     at: Date.now(),
@@ -48,6 +54,11 @@ export function requestEarly(url: string, params?: Params): void {
   };
   void entry.body.then((body) => (entry.read = { body }));
   early.set(key, entry);
+}
+
+/** Forgets what was asked for early and not taken: for tests, between cases (in the app it goes stale by itself). */
+export function forgetEarlyRequests(): void {
+  early.clear();
 }
 
 /** The entry for this GET when `ready` says so, taken (an early answer is used once), if it is fresh. */

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { forgetEarlyRequests } from '../lib/early-requests.ts';
 
 // A find waits up to 5 s, not the default 1 s: in `npm test` these files run beside the server's on two cores, and a
 // form page's lazy chunks and several answers in turn have taken longer than a second to show there.
@@ -40,6 +41,7 @@ afterEach(() => {
   cleanup();
   window.localStorage.clear();
   window.sessionStorage.clear();
+  forgetEarlyRequests();
   for (const name of Object.keys(Object.fromEntries(document.cookie.split('; ').map((c) => c.split('='))))) {
     if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
   }

@@ -1,0 +1,31 @@
+import { MONITOR_PAGE_SIZE } from '../features/monitors/paths.ts';
+import { requestEarly } from '../lib/early-requests.ts';
+import { getToken } from '../lib/session.ts';
+import { accessOf, matchRoute } from './route-match.ts';
+import { ROUTES, type PageName } from './route-table.ts';
+
+/** The page a path shows: its route's, the monitor list for a path that names none, not-found for no route. */
+export function pageOf(pathname: string): PageName {
+  const route = matchRoute(ROUTES, pathname);
+  return route ? (route.page ?? 'monitor') : 'not-found';
+}
+
+/**
+ * Asks for what the startup gate and the page at this address show first (`requestEarly`): the user, and the
+ * monitor page's list or monitor. Only on a private page with a session (without one, it ends on the login page).
+ * Run by the early script (src/early.ts) as soon as index.html is parsed, and again as the entry runs (router.tsx),
+ * which asks only for what is not asked for already.
+ */
+export function requestFirstData(pathname: string, search: string): void {
+  if (accessOf(pathname, ROUTES) === 'public' || !getToken()) return;
+  requestEarly('/monitor-bff/user-info');
+  if (pageOf(pathname) !== 'monitor') return;
+  const query = new URLSearchParams(search);
+  const monitorId = query.get('monitorId');
+  if (monitorId) return requestEarly('/monitor-bff/monitor-info', { monitorId });
+  const number = Number(query.get('page') ?? '1');
+  requestEarly('/monitor-bff/monitor', {
+    page: Number.isInteger(number) && number > 1 ? number : 1,
+    pageSize: MONITOR_PAGE_SIZE,
+  });
+}
