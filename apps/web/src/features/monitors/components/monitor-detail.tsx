@@ -1,17 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Group,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import { STATS_RANGES, type Monitor, type MonitorStatus, type StatsRange } from '@vigil/contracts';
 import {
@@ -53,13 +41,24 @@ const RANGE_OPTIONS = STATS_RANGES.map((range) => ({
   label: { '24h': '24 hours', '7d': '7 days', '30d': '30 days' }[range],
 }));
 
+// The stats grow with the screen, from a phone's to a tablet's, in plain inline styles: Mantine's responsive props
+// (and SimpleGrid) write a <style> element each, and adding stylesheets as the page renders makes the browser
+// re-match the styles of the whole page.
+const STATS_GRID = {
+  display: 'grid',
+  gridTemplateColumns: 'repeat(3, minmax(0, 1fr))',
+  gap: 'clamp(10px, 2.8vw, 16px)',
+};
+const STAT_PADDING = { padding: 'clamp(12px, 2.8vw, 16px)' };
+const STAT_VALUE = { fontSize: 'clamp(20px, 4.2vw, 24px)' };
+
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
-    <Paper withBorder radius="md" p={{ base: 'sm', xs: 'md' }}>
+    <Paper withBorder radius="md" style={STAT_PADDING}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text fz={{ base: 20, xs: 24 }} fw={700} mt={4}>
+      <Text fw={700} mt={4} style={STAT_VALUE}>
         {value}
       </Text>
       {hint ? (
@@ -88,11 +87,11 @@ function ResponseTimes({
   return (
     <>
       {/* Three small numbers side by side even on a phone, rather than three screen-wide cards. */}
-      <SimpleGrid cols={3} spacing={{ base: 'xs', xs: 'md' }}>
+      <div style={STATS_GRID}>
         <Stat label="Uptime, 24 hours" value={formatPercent(uptime?.['24h'] ?? monitor.uptime24h)} />
         <Stat label="Uptime, 7 days" value={formatPercent(uptime?.['7d'] ?? null)} />
         <Stat label="Uptime, 30 days" value={formatPercent(uptime?.['30d'] ?? null)} />
-      </SimpleGrid>
+      </div>
       <RecentChecks monitor={monitor} />
       <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="response-times">
         <Group justify="space-between" mb="md" gap="sm">
