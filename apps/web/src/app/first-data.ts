@@ -1,6 +1,6 @@
 import { MONITOR_PAGE_SIZE } from '../features/monitors/paths.ts';
 import { requestEarly } from '../lib/early-requests.ts';
-import { getToken } from '../lib/session.ts';
+import { getToken } from '../lib/cookies.ts';
 import { accessOf, matchRoute } from './route-match.ts';
 import { ROUTES, type PageName } from './route-table.ts';
 

@@ -1,5 +1,5 @@
 import type { stringifyQuery } from './query-string.ts';
-import { getToken } from './session.ts';
+import { getToken } from './cookies.ts';
 
 /** A GET's query parameters, as the API client takes them; those without a value are not sent. */
 type Params = Parameters<typeof stringifyQuery>[0];

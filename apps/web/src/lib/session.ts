@@ -1,40 +1,17 @@
 import Cookies from 'js-cookie';
 import type { Session, UserInfo } from '@vigil/contracts';
+import { MONITOR_KEY_COOKIE, TOKEN_COOKIE, forgetCookies } from './cookies.ts';
 
 /**
  * The session as the spec names it: cookies `token` and `monitor_key`, the fetched user in localStorage
  * `userInfo`, and the optional `AB_PRICING` flag. Cookies use path '/' so the same-origin API calls and
- * every page under /app see them.
+ * every page under /app see them. They are read in `cookies.ts` (what the early script needs) and written here.
  */
-export const TOKEN_COOKIE = 'token';
-export const MONITOR_KEY_COOKIE = 'monitor_key';
+export { MONITOR_KEY_COOKIE, TOKEN_COOKIE, getToken } from './cookies.ts';
 export const USER_INFO_KEY = 'userInfo';
 export const AB_PRICING_KEY = 'AB_PRICING';
 
 const COOKIE_OPTIONS: Cookies.CookieAttributes = { path: '/', sameSite: 'lax', expires: 30 };
-
-// Reading document.cookie is a synchronous request to the browser process, a few milliseconds each while a page
-// loads, and a first load reads the token a dozen times (the route's preload, the early requests, the API client,
-// the startup gate). So the cookies are read once and the copy kept until the current script's microtasks have
-// run, one snapshot for one piece of work; this module's own writes drop it at once.
-let cookies: Record<string, string> | null = null;
-
-function readCookie(name: string): string | undefined {
-  if (!cookies) {
-    // The build's prerender runs without a document, where there are no cookies to read.
-    cookies = typeof document === 'undefined' ? {} : Cookies.get();
-    queueMicrotask(forgetCookies);
-  }
-  return cookies[name];
-}
-
-function forgetCookies(): void {
-  cookies = null;
-}
-
-export function getToken(): string | undefined {
-  return readCookie(TOKEN_COOKIE) || undefined;
-}
 
 export function removeToken(): void {
   forgetCookies();
