@@ -34,12 +34,13 @@ const render = () =>
 // the spinner first cost a render and a commit, and React holds back the commit that replaces a Suspense fallback
 // until 300 ms after the fallback showed. A prerendered page (login.html) then becomes the live page in one step, and
 // what was typed into it meanwhile carries over. Code that takes longer than a few seconds is waited for behind the
-// page's own spinner, which has its timeout and retry (lazy-page.tsx).
+// page's own spinner, which has its timeout and retry (lazy-page.tsx); the stylesheet is waited for until it has
+// loaded or failed, as a stylesheet link holds a page's first paint, so the app is never shown unstyled.
 const FIRST_RENDER_WAITS_MS = 4000;
 if (prerenderedPage(root, window.location.pathname.slice(BASENAME.length))) {
   adoptPrerenderedInputs(root);
   void firstPageCode.then(render);
 } else {
   const waited = new Promise<void>((resolve) => setTimeout(resolve, FIRST_RENDER_WAITS_MS));
-  void Promise.race([Promise.all([firstPageCode, applyStylesheets()]), waited]).then(render);
+  void Promise.all([Promise.race([firstPageCode, waited]), applyStylesheets()]).then(render);
 }
