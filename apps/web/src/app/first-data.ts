@@ -1,14 +1,8 @@
 import { MONITOR_PAGE_SIZE } from '../features/monitors/paths.ts';
 import { requestEarly } from '../lib/early-requests.ts';
 import { getToken } from '../lib/cookies.ts';
-import { accessOf, matchRoute } from './route-match.ts';
-import { ROUTES, type PageName } from './route-table.ts';
-
-/** The page a path shows: its route's, the monitor list for a path that names none, not-found for no route. */
-export function pageOf(pathname: string): PageName {
-  const route = matchRoute(ROUTES, pathname);
-  return route ? (route.page ?? 'monitor') : 'not-found';
-}
+import { accessOf, pageOf } from './route-match.ts';
+import { ROUTES } from './route-table.ts';
 
 /**
  * Asks for what the startup gate and the page at this address show first (`requestEarly`): the user, and the
@@ -19,7 +13,7 @@ export function pageOf(pathname: string): PageName {
 export function requestFirstData(pathname: string, search: string): void {
   if (accessOf(pathname, ROUTES) === 'public' || !getToken()) return;
   requestEarly('/monitor-bff/user-info');
-  if (pageOf(pathname) !== 'monitor') return;
+  if (pageOf(pathname, ROUTES) !== 'monitor') return;
   const query = new URLSearchParams(search);
   const monitorId = query.get('monitorId');
   if (monitorId) return requestEarly('/monitor-bff/monitor-info', { monitorId });

@@ -1,4 +1,4 @@
-import { BASENAME, type Access, type RouteEntry } from './route-table.ts';
+import { BASENAME, type Access, type PageName, type RouteEntry } from './route-table.ts';
 
 /** Strips the /app base from a browser path: '/app/monitor' → '/monitor', '/app' → '/'. */
 export function stripBase(pathname: string, base: string = BASENAME): string {
@@ -38,6 +38,12 @@ function decodeSegment(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** The page a path shows: its route's, the monitor list for a route that names none, not-found for no route. */
+export function pageOf(pathname: string, routes: readonly RouteEntry[]): PageName {
+  const route = matchRoute(routes, pathname);
+  return route ? (route.page ?? 'monitor') : 'not-found';
 }
 
 /** The access of a path; unmatched paths are private (the spec runs the startup flow for them too). */

@@ -2,8 +2,8 @@ import { Navigate, useLocation, type RouteObject } from 'react-router';
 import { getToken } from '../lib/session.ts';
 import { lazyPage, type LazyPage } from './lazy-page.tsx';
 import { RootLayout, StartupGate } from './root-layout.tsx';
-import { pageOf, requestFirstData } from './first-data.ts';
-import { accessOf } from './route-match.ts';
+import { requestFirstData } from './first-data.ts';
+import { accessOf, pageOf } from './route-match.ts';
 import { ROUTES, type PageName, type RouteEntry } from './route-table.ts';
 
 const bare = { fullPage: true };
@@ -61,7 +61,7 @@ export function buildRoutes(): RouteObject[] {
  * Settles when all of that code has arrived (or failed to).
  */
 export function preloadRoute(pathname: string, search = ''): Promise<void> {
-  const page = pageOf(pathname);
+  const page = pageOf(pathname, ROUTES);
   if (accessOf(pathname, ROUTES) === 'public') return PAGES[page].preload();
   if (!getToken()) return PAGES.login.preload();
   const code = Promise.all([StartupGate.preload(), PAGES[page].preload()]);

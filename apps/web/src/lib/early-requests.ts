@@ -20,6 +20,8 @@ interface Early {
 const shared = globalThis as { __vigilEarly?: Map<string, Early> };
 const early = (shared.__vigilEarly ??= new Map<string, Early>());
 
+const isFresh = (entry: Early) => Date.now() - entry.at <= FRESH_MS;
+
 function keyOf(token: string, url: string, params: Params = {}): string {
   const query = new URLSearchParams(
     Object.entries(params)
@@ -41,7 +43,7 @@ export function requestEarly(url: string, params?: Params): void {
   if (!token) return;
   const key = keyOf(token, url, params);
   const asked = early.get(key);
-  if (asked && Date.now() - asked.at <= FRESH_MS) return;
+  if (asked && isFresh(asked)) return;
   const query = key.slice(key.indexOf('?'));
   const entry: Early = {
     at: Date.now(),
@@ -69,7 +71,7 @@ function take(url: string, params?: Params, ready = (_entry: Early) => true): Ea
   const entry = early.get(key);
   if (!entry || !ready(entry)) return undefined;
   early.delete(key);
-  return Date.now() - entry.at > FRESH_MS ? undefined : entry;
+  return isFresh(entry) ? entry : undefined;
 }
 
 /**

@@ -5,17 +5,17 @@
  */
 export const PRELOADED_STYLESHEET = 'data-stylesheet';
 
-const STYLESHEET_LINK = /<link rel="stylesheet"([^>]*)>/g;
-const PRELOAD_LINK = new RegExp(`<link rel="preload" as="style" ${PRELOADED_STYLESHEET}([^>]*)>`, 'g');
+const STYLESHEET = '<link rel="stylesheet"';
+const PRELOAD = `<link rel="preload" as="style" ${PRELOADED_STYLESHEET}`;
 
 /** The page with its stylesheet links as preloads the entry applies. */
 export function preloadStylesheets(html: string): string {
-  return html.replace(STYLESHEET_LINK, `<link rel="preload" as="style" ${PRELOADED_STYLESHEET}$1>`);
+  return html.replaceAll(STYLESHEET, PRELOAD);
 }
 
 /** The page with those preloads as stylesheet links again: a prerendered page is painted with its styles. */
 export function restoreStylesheets(html: string): string {
-  return html.replace(PRELOAD_LINK, '<link rel="stylesheet"$1>');
+  return html.replaceAll(PRELOAD, STYLESHEET);
 }
 
 /**
