@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../db/database.ts';
+import { rowsOf } from '../../db/raw-sql.ts';
+import { createStore } from '../../db/store.ts';
+import { databases } from '../../test/databases.ts';
+import { insertMonitor, userWithVerifiedEmail } from '../../test/engine-kit.ts';
+import { sql } from 'drizzle-orm';
+import { createMonitorRepository } from './monitor.repository.ts';
+
+describe.each(databases)('the list page’s statement on $name', (testDatabase) => {
+  let drop: () => Promise<void>;
+  let database: Database;
+  let session: Database;
+  let userId: string;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    ({ database, drop } = await testDatabase.create());
+    // One connection, so every execution and the look at its plans share a session (PGlite has only the one).
+    session =
+      database.kind === 'postgres'
+        ? await openDatabase({ databaseUrl: database.connectionString, poolSize: 1 })
+        : database;
+    // 500 monitors each (the Business plan's limit) for two users, and the statistics PostgreSQL keeps of them:
+    // what decides how it plans the page.
+    const store = createStore(database.db);
+    const start = new Date('2026-11-27T12:00:00Z');
+    for (const owner of [
+      await userWithVerifiedEmail(store, start),
+      await userWithVerifiedEmail(store, start),
+    ]) {
+      const first = await insertMonitor(database.db, {
+        userId: owner.id,
+        url: 'https://shop.example/',
+        email: owner.email,
+        nextCheckAt: start,
+      });
+      await database.db.execute(sql`
+        insert into monitors (user_id, name, service, target, conditions, interval_seconds, repeat_interval_minutes,
+          confirmations, alert_settings, language_code, paused, status, next_check_at, created_at, updated_at)
+        select user_id, name || i, service, target, conditions, interval_seconds, repeat_interval_minutes,
+          confirmations, alert_settings, language_code, paused, status, next_check_at,
+          created_at + i * interval '1 second', updated_at
+        from monitors, generate_series(1, 499) i where id = ${first}`);
+      userId = owner.id;
+    }
+    await database.db.execute(sql`analyze monitors, monitor_order, monitor_counts`);
+    const rows = await rowsOf<{ id: string }>(
+      database.db,
+      sql`select id::text from monitors where user_id = ${userId} order by created_at desc, id desc`,
+    );
+    ids.push(...rows.map((row) => row.id));
+  });
+
+  afterAll(async () => {
+    if (session !== database) await session.close();
+    await drop();
+  });
+
+  const readPages = async (rounds: number) => {
+    const monitors = createMonitorRepository(session.db);
+    for (let round = 0; round < rounds; round++) {
+      for (const [offset, limit] of [
+        [0, 20],
+        [240, 20],
+        [480, 20],
+        [100, 50],
+      ] as const) {
+        const { views, total } = await monitors.viewPage(userId, limit, offset);
+        expect(total).toBe(500);
+        expect(views.map((view) => view.row.id)).toEqual(ids.slice(offset, offset + limit));
+      }
+    }
+  };
+
+  it('answers each page newest first, with the count', async () => {
+    await readPages(3);
+  });
+
+  // drizzle's PGlite driver sends every statement unnamed, so PGlite plans each one as it comes: only
+  // PostgreSQL keeps prepared statements.
+  if (testDatabase.name !== 'PostgreSQL') return;
+  it('keeps one plan for every page instead of planning each', async () => {
+    await readPages(3);
+    const [plans] = await rowsOf<{ generic: number; custom: number }>(
+      session.db,
+      sql`select generic_plans::int as generic, custom_plans::int as custom
+          from pg_prepared_statements where name = 'monitor_view_page'`,
+    );
+    // PostgreSQL tries five custom plans before it compares; after them every execution reuses the generic one.
+    expect(plans).toEqual({ generic: 19, custom: 5 });
+  });
+});
