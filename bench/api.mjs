@@ -3,7 +3,8 @@
 // p50/p99), and POST /monitor-bff/monitor one at a time (p50/p99). The server runs as `ROLE=api` on a fresh
 // PostgreSQL database; the monitors are inserted directly across 200 Business-plan users (500 each, the plan's
 // limit), the measured user's 500 with the history a running system keeps (see seedHistory). The load
-// generator is this process (node:http, keep-alive agent), on the same 2 cores as the server and PostgreSQL.
+// generator is this process (http-load.mjs; BENCH_API_CLIENT=node for node:http's keep-alive agent), on the same
+// 2 cores as the server and PostgreSQL.
 // Loopback only; every loop is bounded by count and time.
 import http from 'node:http';
 import pg from 'pg';
@@ -19,6 +20,7 @@ import {
   stopChild,
 } from './lib.mjs';
 import { seedHistory } from './history.mjs';
+import { closedLoop } from './http-load.mjs';
 
 const PORT = 3393;
 const PASSWORD = 'Bench-Pass-2026!x';
@@ -105,8 +107,37 @@ export async function seedMonitors(client, total) {
   return { ids, total: counted[0].n };
 }
 
+/**
+ * The load generator: `raw` (http-load.mjs, the default) or `node` (node:http's keep-alive agent, as the benchmark
+ * measured before 2026-11-27; it costs the shared cores two to three times as much a request).
+ */
+const CLIENT = process.env.BENCH_API_CLIENT ?? 'raw';
+
 /** `connections` loops, each sending one request after another, for `durationMs` or `maxRequests` in all. */
 export async function load(makePath, { token, connections = 100, durationMs, maxRequests = 500_000 }) {
+  const { latencies, errors, seconds } =
+    CLIENT === 'node'
+      ? await nodeLoop(makePath, { token, connections, durationMs, maxRequests })
+      : await closedLoop({
+          port: PORT,
+          makePath,
+          headers: token ? { authorization: token } : {},
+          connections,
+          durationMs,
+          maxRequests,
+        });
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    errors,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1),
+  };
+}
+
+async function nodeLoop(makePath, { token, connections, durationMs, maxRequests }) {
   const latencies = [];
   let errors = 0;
   let sent = 0;
@@ -127,16 +158,7 @@ export async function load(makePath, { token, connections = 100, durationMs, max
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    errors,
-    rps: latencies.length / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    max: latencies.at(-1),
-  };
+  return { latencies, errors, seconds: (performance.now() - started) / 1000 };
 }
 
 export async function benchApi({
