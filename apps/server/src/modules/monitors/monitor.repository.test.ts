@@ -77,6 +77,36 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
     await readPages(3);
   });
 
+  it('reads a page’s monitors as the detail reads each one', async () => {
+    const monitors = createMonitorRepository(session.db);
+    await database.db.execute(sql`
+      update monitors set status = 'down', last_checked_at = '2026-11-27T12:34:56.789Z', last_response_ms = 812,
+        last_error = 'HTTP 503', tally_hour = '2026-11-27T12:00:00Z', tally_checks = '{3,60}', tally_failures = '{1,0}',
+        paused = true, pause_reason = 'plan'
+      where id = ${ids[1]}`);
+    await database.db.execute(sql`
+      insert into incidents (monitor_id, user_id, condition_key, state, summary, opened_at)
+      values (${ids[1]}, ${userId}, 'http_status', 'open', 'HTTP 503', now())`);
+    const { views } = await monitors.viewPage(userId, 3, 0);
+    expect(views[1]!.row).toMatchObject({
+      status: 'down',
+      lastCheckedAt: new Date('2026-11-27T12:34:56.789Z'),
+      tallyHour: new Date('2026-11-27T12:00:00Z'),
+      tallyChecks: [3, 60],
+      tallyFailures: [1, 0],
+      paused: true,
+    });
+    expect(views[1]!.openIncidents).toBe(1);
+    for (const view of views) {
+      const one = (await monitors.viewOwned(userId, view.row.id))!;
+      const listed = Object.fromEntries(
+        Object.keys(view.row).map((key) => [key, one.row[key as keyof typeof one.row]]),
+      );
+      expect(view.row).toEqual(listed);
+      expect(view.openIncidents).toBe(one.openIncidents);
+    }
+  });
+
   // drizzle's PGlite driver sends every statement unnamed, so PGlite plans each one as it comes: only
   // PostgreSQL keeps prepared statements.
   if (testDatabase.name !== 'PostgreSQL') return;
@@ -87,7 +117,9 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
       sql`select generic_plans::int as generic, custom_plans::int as custom
           from pg_prepared_statements where name = 'monitor_view_page'`,
     );
-    // PostgreSQL tries five custom plans before it compares; after them every execution reuses the generic one.
-    expect(plans).toEqual({ generic: 19, custom: 5 });
+    // PostgreSQL tries five custom plans before it compares; after them every execution (12 here, and the other
+    // tests') reuses the generic one.
+    expect(plans!.custom).toBe(5);
+    expect(plans!.generic).toBeGreaterThanOrEqual(12 - 5);
   });
 });

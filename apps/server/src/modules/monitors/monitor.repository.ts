@@ -1,5 +1,6 @@
 import { and, desc, eq, getTableColumns, inArray, type Placeholder, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
+import { arrayRows, rowDecoder } from '../../db/array-rows.ts';
 import { rowsOf } from '../../db/raw-sql.ts';
 import { monitorCounts, monitorOrder, monitors } from '../../db/schema.ts';
 import { endIncidentsOfPaused } from '../alerts/incident.repository.ts';
@@ -74,8 +75,8 @@ const unseen = (name: string) => sql`(select ${sql.placeholder(name)}::int)` as 
  * The two reads behind every list and detail request, one statement each, prepared once per connection:
  * PostgreSQL plans them once (see `unseen`) and the server builds their SQL once. A page's ids are skipped to in
  * `monitor_order`, from its primary key alone, and the user's monitor count is read from `monitor_counts`; then the
- * page's rows are read by id, so open incidents are counted for them only (and they stay plain table rows, which
- * drizzle maps several times faster than a subquery's).
+ * page's rows are read by id, so open incidents are counted for them only. The page, a list request's whole
+ * read, is run and decoded without drizzle's row mapping (`arrayRows`); the detail's one row is drizzle's.
  */
 function prepareViews(db: Db) {
   const user = sql.placeholder('userId');
@@ -86,17 +87,28 @@ function prepareViews(db: Db) {
     .orderBy(desc(monitorOrder.createdAt), desc(monitorOrder.monitorId))
     .limit(unseen('limit'))
     .offset(unseen('offset'));
+  const page = db
+    .select({
+      row: listedColumns,
+      openIncidents,
+      total: sql<number>`coalesce((select ${monitorCounts.monitors} from ${monitorCounts} where ${monitorCounts.userId} = ${user}), 0)`,
+    })
+    .from(monitors)
+    .where(inArray(monitors.id, pageIds))
+    .orderBy(desc(monitors.createdAt), desc(monitors.id));
+  const readPage = arrayRows(db, 'monitor_view_page', page.toSQL());
+  const decodeRow = rowDecoder(listedColumns);
+  const width = Object.keys(listedColumns).length;
   return {
-    page: db
-      .select({
-        row: listedColumns,
-        openIncidents,
-        total: sql<number>`coalesce((select ${monitorCounts.monitors} from ${monitorCounts} where ${monitorCounts.userId} = ${user}), 0)`,
-      })
-      .from(monitors)
-      .where(inArray(monitors.id, pageIds))
-      .orderBy(desc(monitors.createdAt), desc(monitors.id))
-      .prepare('monitor_view_page'),
+    /** The page's monitors, newest first, and how many the user has (on each row). */
+    async page(values: { userId: string; limit: number; offset: number }) {
+      const rows = await readPage(values);
+      return rows.map((cells) => ({
+        row: decodeRow(cells) as ListedMonitorRow,
+        openIncidents: cells[width] as number,
+        total: cells[width + 1] as number,
+      }));
+    },
     one: db
       .select({ row: shownColumns, openIncidents })
       .from(monitors)
@@ -191,7 +203,7 @@ export function createMonitorRepository(db: Db) {
       limit: number,
       offset: number,
     ): Promise<{ views: ListedMonitorView[]; total: number }> {
-      const views = await prepared().page.execute({ userId, limit, offset });
+      const views = await prepared().page({ userId, limit, offset });
       if (views.length === 0) return { views, total: offset === 0 ? 0 : await this.countOfUser(userId) };
       return { views, total: views[0]!.total };
     },
