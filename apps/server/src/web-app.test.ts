@@ -30,7 +30,7 @@ describe('the web app under /app, precompressed', () => {
     await writeFile(join(webDist, 'favicon.svg'), ICON);
     app = Fastify();
     registerErrorHandling(app);
-    await registerSecurityHeaders(app, 'http://127.0.0.1:3000');
+    registerSecurityHeaders(app, 'http://127.0.0.1:3000');
     await registerWebApp(app, webDist);
     await app.ready();
   });
@@ -132,7 +132,7 @@ describe('the prerendered login page', () => {
     }
     app = Fastify();
     registerErrorHandling(app);
-    await registerSecurityHeaders(app, 'http://127.0.0.1:3000');
+    registerSecurityHeaders(app, 'http://127.0.0.1:3000');
     await registerWebApp(app, webDist);
     await app.ready();
   });

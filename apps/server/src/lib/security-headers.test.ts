@@ -21,6 +21,16 @@ describe.each(databases)('security headers on $name', (testDatabase) => {
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['x-frame-options']).toBe('DENY');
     expect(headers['referrer-policy']).toBe('no-referrer');
+    // And the rest of helmet's defaults.
+    expect(headers).toMatchObject({
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    });
     // The test app's public URL is http://127.0.0.1: no HSTS there.
     expect(headers['strict-transport-security']).toBeUndefined();
   };
