@@ -80,22 +80,28 @@ const unseen = (name: string) => sql`(select ${sql.placeholder(name)}::int)` as 
  */
 function prepareViews(db: Db) {
   const user = sql.placeholder('userId');
-  const pageIds = db
-    .select({ id: monitorOrder.monitorId })
+  // The page's entries in `monitor_order`, in the list's order; the monitors are joined to them, so PostgreSQL
+  // keeps that order (no sort) and looks up only the page's rows.
+  const entries = db
+    .select({
+      monitorId: monitorOrder.monitorId,
+      orderedAt: sql<Date>`${monitorOrder.createdAt}`.as('ordered_at'),
+    })
     .from(monitorOrder)
     .where(eq(monitorOrder.userId, user))
     .orderBy(desc(monitorOrder.createdAt), desc(monitorOrder.monitorId))
     .limit(unseen('limit'))
-    .offset(unseen('offset'));
+    .offset(unseen('offset'))
+    .as('entries');
   const page = db
     .select({
       row: listedColumns,
       openIncidents,
       total: sql<number>`coalesce((select ${monitorCounts.monitors} from ${monitorCounts} where ${monitorCounts.userId} = ${user}), 0)`,
     })
-    .from(monitors)
-    .where(inArray(monitors.id, pageIds))
-    .orderBy(desc(monitors.createdAt), desc(monitors.id));
+    .from(entries)
+    .innerJoin(monitors, eq(monitors.id, entries.monitorId))
+    .orderBy(desc(entries.orderedAt), desc(entries.monitorId));
   const readPage = arrayRows(db, 'monitor_view_page', page.toSQL());
   const decodeRow = rowDecoder(listedColumns);
   const width = Object.keys(listedColumns).length;
