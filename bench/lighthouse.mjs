@@ -34,6 +34,8 @@ const RUNS = num('BENCH_LIGHTHOUSE_RUNS', 5);
 const PORTS = { from: 3390, to: 3397 };
 /** A folder to keep each run's full Lighthouse report in (JSON), for looking into a score. */
 const REPORTS = process.env.BENCH_LIGHTHOUSE_REPORTS;
+/** With REPORTS, also each run's trace (`<report>.trace.json`), for `lighthouse-trace.mjs`. */
+const TRACES = process.env.BENCH_LIGHTHOUSE_TRACES === '1';
 /** Which pages to audit (`login`, `list`, `detail`, comma-separated); all three by default. */
 const ONLY = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',').map((page) => page.trim());
 /** Which of Lighthouse's presets to run (`mobile`, `desktop`, comma-separated); both by default. */
@@ -78,7 +80,9 @@ async function audit(url, { name, formFactor, cookies }) {
     if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
     if (REPORTS) {
       mkdirSync(REPORTS, { recursive: true });
-      writeFileSync(join(REPORTS, `${name}-${formFactor}-${Date.now()}.json`), JSON.stringify(lhr));
+      const report = join(REPORTS, `${name}-${formFactor}-${Date.now()}`);
+      writeFileSync(`${report}.json`, JSON.stringify(lhr));
+      if (TRACES) writeFileSync(`${report}.trace.json`, JSON.stringify(result.artifacts.Trace));
     }
     const scripts = lhr.audits['resource-summary']?.details?.items?.find(
       (item) => item.resourceType === 'script',
