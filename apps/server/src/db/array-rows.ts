@@ -47,22 +47,22 @@ type Decode = (value: unknown) => unknown;
 const asIs: Decode = (value) => value;
 
 /**
- * Turns an array row of `arrayRows` into the object a drizzle select of `fields` answers, each column decoded as
- * drizzle would (timestamps to Date, from PostgreSQL's text); SQL fields are taken as the driver parsed them.
- * The decoders are found once, here.
+ * Turns the first cells of an `arrayRows` row into the object a drizzle select of `fields` answers, each column
+ * decoded as drizzle would (timestamps to Date, from PostgreSQL's text); SQL fields are taken as the driver parsed
+ * them. The decoders are found once, here.
  */
 export function rowDecoder<T extends Record<string, Column | SQL>>(
   fields: T,
-): (cells: unknown[], offset?: number) => { [K in keyof T]: unknown } {
+): (cells: unknown[]) => { [K in keyof T]: unknown } {
   const keys = Object.keys(fields);
   const decoders: Decode[] = keys.map((key) => {
     const field = fields[key]!;
     if (!is(field, Column)) return asIs;
     return (value) => (value === null ? null : field.mapFromDriverValue(value));
   });
-  return (cells, offset = 0) => {
+  return (cells) => {
     const row: Record<string, unknown> = {};
-    for (let i = 0; i < keys.length; i++) row[keys[i]!] = decoders[i]!(cells[offset + i]);
+    for (let i = 0; i < keys.length; i++) row[keys[i]!] = decoders[i]!(cells[i]);
     return row as { [K in keyof T]: unknown };
   };
 }
