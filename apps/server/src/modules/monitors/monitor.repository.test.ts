@@ -13,6 +13,9 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
   let session: Database;
   let userId: string;
   const ids: string[] = [];
+  /** The other user's monitors, newest first. */
+  let otherId: string;
+  const otherIds: string[] = [];
 
   beforeAll(async () => {
     ({ database, drop } = await testDatabase.create());
@@ -42,6 +45,7 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
           confirmations, alert_settings, language_code, paused, status, next_check_at,
           created_at + i * interval '1 second', updated_at
         from monitors, generate_series(1, 499) i where id = ${first}`);
+      otherId = userId;
       userId = owner.id;
     }
     await database.db.execute(sql`analyze monitors, monitor_order, monitor_counts`);
@@ -50,6 +54,11 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
       sql`select id::text from monitors where user_id = ${userId} order by created_at desc, id desc`,
     );
     ids.push(...rows.map((row) => row.id));
+    const others = await rowsOf<{ id: string }>(
+      database.db,
+      sql`select id::text from monitors where user_id = ${otherId} order by created_at desc, id desc`,
+    );
+    otherIds.push(...others.map((row) => row.id));
   });
 
   afterAll(async () => {
@@ -75,6 +84,31 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
 
   it('answers each page newest first, with the count', async () => {
     await readPages(3);
+  });
+
+  it('answers pages asked for at once, of two people, each with its own monitors in order', async () => {
+    const monitors = createMonitorRepository(session.db);
+    // 40 at once: two run alone, the rest wait and are read together in batches (PAGES_AT_ONCE).
+    const asked = Array.from({ length: 40 }, (_, i) => ({
+      mine: i % 2 === 0,
+      limit: [20, 5, 50][i % 3]!,
+      offset: [0, 20, 485, 500, 240][i % 5]!,
+    }));
+    const answers = await Promise.all(
+      asked.map(({ mine, limit, offset }) => monitors.viewPage(mine ? userId : otherId, limit, offset)),
+    );
+    answers.forEach(({ views, total }, i) => {
+      const { mine, limit, offset } = asked[i]!;
+      expect(total).toBe(500);
+      expect(views.map((view) => view.row.id)).toEqual((mine ? ids : otherIds).slice(offset, offset + limit));
+    });
+    if (database.kind === 'postgres') {
+      const [batched] = await rowsOf<{ n: number }>(
+        session.db,
+        sql`select count(*)::int as n from pg_prepared_statements where name = 'monitor_view_pages'`,
+      );
+      expect(batched!.n).toBe(1);
+    }
   });
 
   it('reads a page’s monitors as the detail reads each one', async () => {
