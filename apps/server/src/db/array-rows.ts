@@ -15,18 +15,21 @@ const pgTypes = {
  * under `name` on PostgreSQL (PGlite has one session and no statement cache to keep). For the hottest reads: a
  * page of 20 monitors costs the API process ~0.1 ms less CPU than through drizzle's row mapping, which looks up
  * each cell's decoder anew (bench/README.md, "API with 100,000 monitors stored"). `query` is a drizzle query's
- * `toSQL()`, its placeholders filled at each call. Not inside a transaction: it runs on the database's own client.
+ * `toSQL()`, its placeholders filled at each call from the fields of `values` that name them. Not inside a
+ * transaction: it runs on the database's own client.
  */
-export function arrayRows(
-  db: Db,
-  name: string,
-  query: Query,
-): (values: Record<string, unknown>) => Promise<unknown[][]> {
+export function arrayRows(db: Db, name: string, query: Query): (values: object) => Promise<unknown[][]> {
   const client = (db as { $client?: unknown }).$client;
   if (client instanceof PGlite) {
     const options = { rowMode: 'array' as const, parsers: { [TIMESTAMPTZ]: asText } };
     return async (values) =>
-      (await client.query<unknown[]>(query.sql, fillPlaceholders(query.params, values), options)).rows;
+      (
+        await client.query<unknown[]>(
+          query.sql,
+          fillPlaceholders(query.params, values as Record<string, unknown>),
+          options,
+        )
+      ).rows;
   }
   if (client instanceof pg.Pool) {
     return async (values) =>
@@ -34,7 +37,7 @@ export function arrayRows(
         await client.query<unknown[]>({
           name,
           text: query.sql,
-          values: fillPlaceholders(query.params, values),
+          values: fillPlaceholders(query.params, values as Record<string, unknown>),
           rowMode: 'array',
           types: pgTypes,
         })

@@ -1,10 +1,10 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { rowsOf } from '../../db/raw-sql.ts';
 import { createStore } from '../../db/store.ts';
 import { databases } from '../../test/databases.ts';
 import { insertMonitor, userWithVerifiedEmail } from '../../test/engine-kit.ts';
-import { sql } from 'drizzle-orm';
 import { createMonitorRepository } from './monitor.repository.ts';
 
 describe.each(databases)('the list page’s statement on $name', (testDatabase) => {
@@ -28,10 +28,8 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
     // what decides how it plans the page.
     const store = createStore(database.db);
     const start = new Date('2026-11-27T12:00:00Z');
-    for (const owner of [
-      await userWithVerifiedEmail(store, start),
-      await userWithVerifiedEmail(store, start),
-    ]) {
+    const owners = [await userWithVerifiedEmail(store, start), await userWithVerifiedEmail(store, start)];
+    for (const owner of owners) {
       const first = await insertMonitor(database.db, {
         userId: owner.id,
         url: 'https://shop.example/',
@@ -45,20 +43,18 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
           confirmations, alert_settings, language_code, paused, status, next_check_at,
           created_at + i * interval '1 second', updated_at
         from monitors, generate_series(1, 499) i where id = ${first}`);
-      otherId = userId;
-      userId = owner.id;
     }
     await database.db.execute(sql`analyze monitors, monitor_order, monitor_counts`);
-    const rows = await rowsOf<{ id: string }>(
-      database.db,
-      sql`select id::text from monitors where user_id = ${userId} order by created_at desc, id desc`,
-    );
-    ids.push(...rows.map((row) => row.id));
-    const others = await rowsOf<{ id: string }>(
-      database.db,
-      sql`select id::text from monitors where user_id = ${otherId} order by created_at desc, id desc`,
-    );
-    otherIds.push(...others.map((row) => row.id));
+    [otherId, userId] = owners.map((owner) => owner.id) as [string, string];
+    const newestFirst = async (owner: string) =>
+      (
+        await rowsOf<{ id: string }>(
+          database.db,
+          sql`select id::text from monitors where user_id = ${owner} order by created_at desc, id desc`,
+        )
+      ).map((row) => row.id);
+    ids.push(...(await newestFirst(userId)));
+    otherIds.push(...(await newestFirst(otherId)));
   });
 
   afterAll(async () => {
@@ -88,7 +84,8 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
 
   it('answers pages asked for at once, of two people, each with its own monitors in order', async () => {
     const monitors = createMonitorRepository(session.db);
-    // 40 at once: two run alone, the rest wait and are read together in batches (PAGES_AT_ONCE).
+    // 40 at once: two run alone, the rest wait and are read together in batches (PAGES_AT_ONCE); identical pages
+    // asked for together are read once.
     const asked = Array.from({ length: 40 }, (_, i) => ({
       mine: i % 2 === 0,
       limit: [20, 5, 50][i % 3]!,

@@ -2,8 +2,8 @@ import { and, desc, eq, getTableColumns, inArray, type Placeholder, type SQL, sq
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.ts';
 import { arrayRows, rowDecoder } from '../../db/array-rows.ts';
-import { batchedReads } from '../../db/batched-reads.ts';
 import { rowsOf } from '../../db/raw-sql.ts';
+import { createBusyBatchLoader } from '../../lib/batch-loader.ts';
 import { monitorCounts, monitorOrder, monitors } from '../../db/schema.ts';
 import { endIncidentsOfPaused } from '../alerts/incident.repository.ts';
 
@@ -69,19 +69,14 @@ const openIncidents = sql<number>`(select count(*) from incidents as open
  * value (a custom plan, ~0.15 ms a page) and never settles on the one plan every page shares: that generic plan
  * guesses a tenth of the user's monitors for an unseen limit, so it always looks dearer than a plan made for 20.
  * Behind a sub-select no plan sees the value, the guesses are equal, and after five executions PostgreSQL keeps
- * the generic plan. Typed as drizzle's placeholder, which `limit()` and `offset()` take; both embed any SQL.
+ * the generic plan.
  */
-const unseen = (name: string) => sql`(select ${sql.placeholder(name)}::int)` as unknown as Placeholder;
+const unseen = (name: string) => sql`(select ${sql.placeholder(name)}::int)`;
 
-/**
- * The two reads behind every list and detail request, one statement each, prepared once per connection:
- * PostgreSQL plans them once (see `unseen`) and the server builds their SQL once. A page's ids are skipped to in
- * `monitor_order`, from its primary key alone, and the user's monitor count is read from `monitor_counts`; then the
- * page's rows are read by id, so open incidents are counted for them only. The page, a list request's whole
- * read, is run and decoded without drizzle's row mapping (`arrayRows`); the detail's one row is drizzle's.
- */
 /** The page `limit` and `offset` name, of `user`'s monitors: its statement, for one page or, laterally, for many. */
-function pageQuery(db: Db, user: SQL | Placeholder, limit: Placeholder, offset: Placeholder) {
+function pageQuery(db: Db, user: SQL | Placeholder, limit: SQL, offset: SQL) {
+  // drizzle's limit() and offset() are typed for a number or a placeholder, and embed any SQL.
+  const bound = (value: SQL) => value as unknown as Placeholder;
   // The page's entries in `monitor_order`, in the list's order; the monitors are joined to them, so PostgreSQL
   // keeps that order (no sort) and looks up only the page's rows.
   const entries = db
@@ -92,8 +87,8 @@ function pageQuery(db: Db, user: SQL | Placeholder, limit: Placeholder, offset: 
     .from(monitorOrder)
     .where(eq(monitorOrder.userId, user))
     .orderBy(desc(monitorOrder.createdAt), desc(monitorOrder.monitorId))
-    .limit(limit)
-    .offset(offset)
+    .limit(bound(limit))
+    .offset(bound(offset))
     .as('entries');
   return db
     .select({
@@ -112,6 +107,11 @@ interface PageKey {
   limit: number;
   offset: number;
 }
+const pageKey = ({ userId, limit, offset }: PageKey) => `${userId} ${limit} ${offset}`;
+function keyedPage(key: string): PageKey {
+  const [userId = '', limit, offset] = key.split(' ');
+  return { userId, limit: Number(limit), offset: Number(offset) };
+}
 
 /**
  * Under load, the list requests that arrive while PostgreSQL answers others are read together: one statement
@@ -125,9 +125,9 @@ const PAGES_AT_ONCE = { inFlight: 2, most: 50 };
  * The two reads behind every list and detail request, one statement each, prepared once per connection:
  * PostgreSQL plans them once (see `unseen`) and the server builds their SQL once. A page's ids are skipped to in
  * `monitor_order`, from its primary key alone, and the user's monitor count is read from `monitor_counts`; then the
- * page's rows are read by id, so open incidents are counted for them only. The page, a list request's whole
+ * page's rows are joined to those entries, so open incidents are counted for them only. The page, a list request's whole
  * read, is run and decoded without drizzle's row mapping (`arrayRows`), and shares its statement with the pages
- * asked for at the same time (`batchedReads`); the detail's one row is drizzle's.
+ * asked for at the same time (`createBusyBatchLoader`); the detail's one row is drizzle's.
  */
 function prepareViews(db: Db) {
   const user = sql.placeholder('userId');
@@ -136,37 +136,34 @@ function prepareViews(db: Db) {
     'monitor_view_page',
     pageQuery(db, user, unseen('limit'), unseen('offset')).toSQL(),
   );
-  const column = (name: string) => sql.raw(`pages.${name}`) as unknown as Placeholder;
   const manyPages = arrayRows(
     db,
     'monitor_view_pages',
     new PgDialect().sqlToQuery(sql`select pages.place, page.*
       from unnest(${sql.placeholder('users')}::uuid[], ${sql.placeholder('limits')}::int[],
         ${sql.placeholder('offsets')}::int[]) with ordinality as pages(user_id, page_limit, page_offset, place)
-      cross join lateral (${pageQuery(db, sql.raw('pages.user_id'), column('page_limit'), column('page_offset'))}) as page
+      cross join lateral (${pageQuery(db, sql.raw('pages.user_id'), sql.raw('pages.page_limit'), sql.raw('pages.page_offset'))}) as page
       order by pages.place, page.created_at desc, page.id desc`),
   );
-  const readPage = batchedReads<PageKey, unknown[][]>({
-    ...PAGES_AT_ONCE,
-    one: (key) => onePage({ ...key }),
-    async many(keys) {
-      const rows = await manyPages({
-        users: keys.map((key) => key.userId),
-        limits: keys.map((key) => key.limit),
-        offsets: keys.map((key) => key.offset),
-      });
-      const pages: unknown[][][] = keys.map(() => []);
-      // `place` counts from 1 (an int8, which the driver gives as text).
-      for (const [place, ...cells] of rows) pages[Number(place) - 1]!.push(cells);
-      return pages;
-    },
-  });
+  const readPage = createBusyBatchLoader<unknown[][]>(async (keys) => {
+    const asked = keys.map(keyedPage);
+    if (asked.length === 1) return new Map([[keys[0]!, await onePage(asked[0]!)]]);
+    const rows = await manyPages({
+      users: asked.map((page) => page.userId),
+      limits: asked.map((page) => page.limit),
+      offsets: asked.map((page) => page.offset),
+    });
+    const pages = new Map(keys.map((key) => [key, [] as unknown[][]]));
+    // `place` counts from 1 (an int8, which the driver gives as text).
+    for (const [place, ...cells] of rows) pages.get(keys[Number(place) - 1]!)!.push(cells);
+    return pages;
+  }, PAGES_AT_ONCE);
   const decodeRow = rowDecoder(listedColumns);
   const width = Object.keys(listedColumns).length;
   return {
     /** The page's monitors, newest first, and how many the user has (on each row). */
     async page(values: PageKey) {
-      const rows = await readPage(values);
+      const rows = (await readPage(pageKey(values))) ?? [];
       return rows.map((cells) => ({
         row: decodeRow(cells) as ListedMonitorRow,
         openIncidents: cells[width] as number,
