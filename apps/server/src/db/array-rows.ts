@@ -20,16 +20,10 @@ const pgTypes = {
  */
 export function arrayRows(db: Db, name: string, query: Query): (values: object) => Promise<unknown[][]> {
   const client = (db as { $client?: unknown }).$client;
+  const params = (values: object) => fillPlaceholders(query.params, values as Record<string, unknown>);
   if (client instanceof PGlite) {
     const options = { rowMode: 'array' as const, parsers: { [TIMESTAMPTZ]: asText } };
-    return async (values) =>
-      (
-        await client.query<unknown[]>(
-          query.sql,
-          fillPlaceholders(query.params, values as Record<string, unknown>),
-          options,
-        )
-      ).rows;
+    return async (values) => (await client.query<unknown[]>(query.sql, params(values), options)).rows;
   }
   if (client instanceof pg.Pool) {
     return async (values) =>
@@ -37,7 +31,7 @@ export function arrayRows(db: Db, name: string, query: Query): (values: object) 
         await client.query<unknown[]>({
           name,
           text: query.sql,
-          values: fillPlaceholders(query.params, values as Record<string, unknown>),
+          values: params(values),
           rowMode: 'array',
           types: pgTypes,
         })
