@@ -302,15 +302,18 @@ describe('monitor detail', () => {
     expect(await screen.findByText('98.5%')).toBeInTheDocument();
     expect(screen.getByText('99.2%')).toBeInTheDocument();
     expect(screen.getByText('99.9%')).toBeInTheDocument();
+    // The sections below the uptime figures follow one a frame (useStagedReveal).
     expect(
-      screen.getByText(
+      await screen.findByText(
         /^Over the last 24 hours, the median response time averaged 250 ms;.*1 of 24 checks failed\.$/,
       ),
     ).toBeInTheDocument();
-    expect(getAlerts).toHaveBeenCalledWith(
-      { page: 1, pageSize: 5, monitorId: id(2) },
-      expect.any(AbortSignal),
-      false,
+    await waitFor(() =>
+      expect(getAlerts).toHaveBeenCalledWith(
+        { page: 1, pageSize: 5, monitorId: id(2) },
+        expect.any(AbortSignal),
+        false,
+      ),
     );
     expect(await screen.findByText('The page answered 503 Service Unavailable.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute(
