@@ -1,6 +1,12 @@
 import type { OutputBundle } from 'rolldown';
 import { describe, expect, it } from 'vitest';
-import { chunkFilesNamed, PRELOADED_GROUPS, preloadFirstLoadChunks } from './chunks.ts';
+import {
+  chunkFilesNamed,
+  COMPILE_HINT,
+  compileHints,
+  PRELOADED_GROUPS,
+  preloadFirstLoadChunks,
+} from './chunks.ts';
 
 const chunk = (name: string, fileName: string, isEntry = false) => ({
   type: 'chunk',
@@ -42,5 +48,47 @@ describe('preloading the first load’s chunks', () => {
     const { ['assets/signed-in-b2.js']: _, ...withoutIt } = BUNDLE;
     expect(() => tagsFor(withoutIt)).toThrow(/no single chunk for each of signed-in/);
     expect(() => tagsFor(undefined)).toThrow(/no single chunk/);
+  });
+});
+
+describe('the compile hint on the first-load chunks', () => {
+  // A bundle as the plugin's hook sees it: chunks with their code, each source map an asset of its own.
+  function built() {
+    const file = (name: string, fileName: string, isEntry = false) => ({
+      ...chunk(name, fileName, isEntry),
+      code: `const first=1;\n// ${name}`,
+    });
+    const map = (fileName: string) => ({
+      type: 'asset',
+      fileName: `${fileName}.map`,
+      source: JSON.stringify({ version: 3, mappings: 'AAAA;AACA' }),
+    });
+    const bundle: Record<string, unknown> = {};
+    for (const [name, fileName, isEntry] of [
+      ['index', 'assets/index-a1.js', true],
+      ['signed-in', 'assets/signed-in-b2.js', false],
+      ['signed-out', 'assets/signed-out-c3.js', false],
+    ] as const) {
+      bundle[fileName] = file(name, fileName, isEntry);
+      bundle[`${fileName}.map`] = map(fileName);
+    }
+    const hook = compileHints().generateBundle as { handler: (options: unknown, bundle: unknown) => void };
+    hook.handler({}, bundle);
+    return bundle as Record<string, { code?: string; source?: string }>;
+  }
+
+  it('starts the entry and the signed-in chunk with it, their source maps a line lower', () => {
+    const bundle = built();
+    for (const file of ['assets/index-a1.js', 'assets/signed-in-b2.js']) {
+      expect(bundle[file]?.code?.split('\n')).toEqual([COMPILE_HINT, 'const first=1;', expect.any(String)]);
+      expect(JSON.parse(bundle[`${file}.map`]?.source ?? '')).toEqual({ version: 3, mappings: ';AAAA;AACA' });
+    }
+    expect(COMPILE_HINT).toBe('//# allFunctionsCalledOnLoad');
+  });
+
+  it('leaves the other chunks as they are', () => {
+    const bundle = built();
+    expect(bundle['assets/signed-out-c3.js']?.code).toBe('const first=1;\n// signed-out');
+    expect(JSON.parse(bundle['assets/signed-out-c3.js.map']?.source ?? '').mappings).toBe('AAAA;AACA');
   });
 });

@@ -36,6 +36,42 @@ export const FIRST_LOAD_GROUPS: CodeSplittingGroup[] = [
 /** The groups every first load runs besides the entry, fetched with it (`preloadFirstLoadChunks`). */
 export const PRELOADED_GROUPS = ['signed-in'];
 
+/**
+ * V8's explicit compile hint (Chromium 136 on): a file that starts with it has all its functions compiled as it is
+ * streamed in, off the main thread, instead of each one lazily there on its first call. The entry and the
+ * signed-in chunk are what every first load runs; compiled lazily, their first render's tasks ran past React's
+ * 5 ms slices (10–34 ms here, four times that on Lighthouse's phone). Other browsers read it as a comment.
+ */
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+
+/**
+ * The Vite plugin that starts the entry and the chunks of `PRELOADED_GROUPS` with `COMPILE_HINT`, as their first
+ * line: after minifying (which drops comments) and after Vite's own first line (its preload list), and with the
+ * source map moved down a line to match.
+ */
+export function compileHints(): Plugin {
+  return {
+    name: 'vigil-compile-hints',
+    apply: 'build',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const output of Object.values(bundle)) {
+          if (output.type !== 'chunk') continue;
+          if (!output.isEntry && !PRELOADED_GROUPS.includes(output.name)) continue;
+          output.code = `${COMPILE_HINT}\n${output.code}`;
+          // The source map is an asset of its own by now: its lines move down by one, an empty first line.
+          const map = bundle[`${output.fileName}.map`];
+          if (map?.type === 'asset') {
+            const json = JSON.parse(String(map.source)) as { mappings: string };
+            map.source = JSON.stringify({ ...json, mappings: `;${json.mappings}` });
+          }
+        }
+      },
+    },
+  };
+}
+
 /** The built files of the chunks named in `names`, as an output bundle lists them. */
 export function chunkFilesNamed(bundle: OutputBundle, names: readonly string[]): string[] {
   return Object.values(bundle)

@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
-import { FIRST_LOAD_GROUPS, preloadFirstLoadChunks } from './chunks.ts';
+import { FIRST_LOAD_GROUPS, compileHints, preloadFirstLoadChunks } from './chunks.ts';
 import { earlyScript } from './early-script.ts';
 import { precompress } from './precompress.ts';
 import { prerender } from './prerender.ts';
@@ -17,6 +17,7 @@ export default defineConfig({
     scrollAreaRefs(),
     pruneCss(),
     preloadFirstLoadChunks(),
+    compileHints(),
     earlyScript(),
     stylesheetsAfterPaint(),
     prerender(),
