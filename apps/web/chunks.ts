@@ -45,9 +45,9 @@ export const PRELOADED_GROUPS = ['signed-in'];
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 
 /**
- * The Vite plugin that starts the entry and the chunks of `PRELOADED_GROUPS` with `COMPILE_HINT`, as their first
- * line: after minifying (which drops comments) and after Vite's own first line (its preload list), and with the
- * source map moved down a line to match.
+ * The Vite plugin that puts `COMPILE_HINT` on the first line of the entry and the chunks of `PRELOADED_GROUPS`,
+ * above Vite's own first line (its preload list): it runs once minifying (which drops comments) and Vite are done,
+ * and moves the source map down a line to match.
  */
 export function compileHints(): Plugin {
   return {
