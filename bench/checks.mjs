@@ -44,14 +44,14 @@ import { HOUR, RETENTION_HOURS, seedHistory } from './history.mjs';
 const INTERVAL_MS = 60_000;
 /** Another build of the server to run (BENCH_SERVER, e.g. one kept from before a change, for alternating runs). */
 const SERVER = process.env.BENCH_SERVER ? { script: process.env.BENCH_SERVER } : {};
-/** A folder for the first worker's CPU profile (BENCH_CPU_PROF, `--cpu-prof`; read it with bench/profile-top.mjs). */
+/**
+ * A folder for the CPU profile (BENCH_CPU_PROF, `--cpu-prof`; read it with bench/profile-top.mjs) of the first worker,
+ * or of the embedded process on PGlite.
+ */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const profiled = PROFILE_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {};
 /** How worker `w` is started: the build to run, and the profile of the first one when asked for. */
-const workerStart = (w) => ({
-  ...SERVER,
-  name: `worker${w}`,
-  ...(PROFILE_DIR && w === 0 ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
-});
+const workerStart = (w) => ({ ...SERVER, name: `worker${w}`, ...(w === 0 ? profiled : {}) });
 
 /**
  * Inserts the user and the monitors with set-based SQL (generate_series), so 100k rows take seconds. Slots fall on
@@ -469,7 +469,7 @@ export async function benchChecks({
       }
       partitionsBefore = await listPartitions(liteQuery);
       await lite.close();
-      workerChildren.push(await startServer(env, { ...SERVER, port: apiPort, name: 'pglite' }));
+      workerChildren.push(await startServer(env, { ...SERVER, ...profiled, port: apiPort, name: 'pglite' }));
       console.error(`seeded and restarted; first slot in ${firstSlotMs - Date.now()} ms`);
     }
 
