@@ -1,43 +1,25 @@
-import { PGlite } from '@electric-sql/pglite';
 import { Column, fillPlaceholders, is, type Query, type SQL } from 'drizzle-orm';
-import pg from 'pg';
 import type { Db } from './database.ts';
+import { namedRunner } from './named-statement.ts';
 
-const TIMESTAMPTZ = 1184;
-const asText = (value: string) => value;
-const pgTypes = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === TIMESTAMPTZ ? asText : pg.types.getTypeParser(oid, format as 'text'),
-};
+const asArrays = { rowMode: 'array' as const };
 
 /**
- * A statement run by the driver itself, its rows as arrays and its timestamps as PostgreSQL's text, prepared
- * under `name` on PostgreSQL (PGlite has one session and no statement cache to keep). For the hottest reads: a
- * page of 20 monitors costs the API process ~0.1 ms less CPU than through drizzle's row mapping, which looks up
- * each cell's decoder anew (bench/README.md, "API with 100,000 monitors stored"). `query` is a drizzle query's
- * `toSQL()`, its placeholders filled at each call from the fields of `values` that name them. Not inside a
- * transaction: it runs on the database's own client.
+ * A statement run by the driver itself, its rows as arrays and its timestamps as PostgreSQL's text (as drizzle's drivers give them), kept parsed
+ * under `name` (db/named-statement.ts). For the hottest reads: a page of 20 monitors costs the API process ~0.1 ms
+ * less CPU than through drizzle's row mapping, which looks up each cell's decoder anew (bench/README.md, "API with
+ * 100,000 monitors stored"). `query` is a drizzle query's `toSQL()`, its placeholders filled at each call from the
+ * fields of `values` that name them. Not inside a transaction: it runs on the database's own client.
  */
 export function arrayRows(db: Db, name: string, query: Query): (values: object) => Promise<unknown[][]> {
-  const client = (db as { $client?: unknown }).$client;
-  const params = (values: object) => fillPlaceholders(query.params, values as Record<string, unknown>);
-  if (client instanceof PGlite) {
-    const options = { rowMode: 'array' as const, parsers: { [TIMESTAMPTZ]: asText } };
-    return async (values) => (await client.query<unknown[]>(query.sql, params(values), options)).rows;
-  }
-  if (client instanceof pg.Pool) {
-    return async (values) =>
-      (
-        await client.query<unknown[]>({
-          name,
-          text: query.sql,
-          values: params(values),
-          rowMode: 'array',
-          types: pgTypes,
-        })
-      ).rows;
-  }
-  throw new Error(`${name} runs on the database's own client, not in a transaction`);
+  const named = namedRunner(db);
+  if (!named) throw new Error(`${name} runs on the database's own client, not in a transaction`);
+  return (values) =>
+    named<unknown[]>(
+      name,
+      { sql: query.sql, params: fillPlaceholders(query.params, values as Record<string, unknown>) },
+      asArrays,
+    );
 }
 
 type Decode = (value: unknown) => unknown;

@@ -74,7 +74,10 @@ export interface CheckedSlot {
   tally: CountedTally;
 }
 
-/** The scheduler's SQL: claiming due slots and writing their results. */
+/**
+ * The scheduler's SQL: claiming due slots and writing their results. The claim and the write, run for every batch,
+ * are named statements (db/named-statement.ts), outside a transaction.
+ */
 export function createCheckRepository(db: Db) {
   return {
     /**
@@ -99,7 +102,7 @@ export function createCheckRepository(db: Db) {
               where paused = false
                 and next_check_at <= ${at(options.dueBy ?? options.now)}
                 and (claimed_until is null or claimed_until <= ${at(options.now)})
-                and service in (${list(options.services.map((service) => sql`${service}`))})
+                and service = any(${quotedArray(options.services)}::text[])
               order by next_check_at
               limit ${options.limit}
               for update skip locked)
@@ -108,6 +111,7 @@ export function createCheckRepository(db: Db) {
               (extract(epoch from tally_hour) * 1000)::float8 as tally_hour_ms,
               array_to_json(tally_checks) as tally_checks, array_to_json(tally_failures) as tally_failures,
               (extract(epoch from next_check_at) * 1000)::float8 as slot_ms, next_check_at::text as slot_text`,
+        'engine_claim_due',
       );
       return rows.map((row) => ({
         id: row.id,
@@ -181,6 +185,7 @@ export function createCheckRepository(db: Db) {
               from v join moved on moved.id = v.id
               on conflict (monitor_id, slot_at) do nothing)
             select id::text from moved`,
+        'engine_record',
       );
       return new Set(rows.map((row) => row.id));
     },

@@ -99,13 +99,11 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
       expect(total).toBe(500);
       expect(views.map((view) => view.row.id)).toEqual((mine ? ids : otherIds).slice(offset, offset + limit));
     });
-    if (database.kind === 'postgres') {
-      const [batched] = await rowsOf<{ n: number }>(
-        session.db,
-        sql`select count(*)::int as n from pg_prepared_statements where name = 'monitor_view_pages'`,
-      );
-      expect(batched!.n).toBe(1);
-    }
+    const [batched] = await rowsOf<{ n: number }>(
+      session.db,
+      sql`select count(*)::int as n from pg_prepared_statements where name = 'monitor_view_pages'`,
+    );
+    expect(batched!.n).toBe(1);
   });
 
   it('reads a page’s monitors as the detail reads each one', async () => {
@@ -138,9 +136,6 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
     }
   });
 
-  // drizzle's PGlite driver sends every statement unnamed, so PGlite plans each one as it comes: only
-  // PostgreSQL keeps prepared statements.
-  if (testDatabase.name !== 'PostgreSQL') return;
   it('keeps one plan for every page instead of planning each', async () => {
     await readPages(3);
     const [plans] = await rowsOf<{ generic: number; custom: number }>(
