@@ -379,6 +379,11 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
     now: Date,
   ): Promise<string[]> {
     const moved = await tx.checks.record(slots.map((slot) => slot.slot));
+    const alertSettings = await tx.checks.alertSettingsOf(
+      slots
+        .filter((slot) => slot.transitions.length > 0 && moved.has(slot.slot.monitorId))
+        .map((slot) => slot.slot.monitorId),
+    );
     const pending: string[] = [];
     const changed: string[] = [];
     for (const { slot, item, transitions } of slots) {
@@ -403,7 +408,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
             incidentId,
             event: transition.kind === 'open' ? 'opened' : 'resolved',
             userId: monitor.userId,
-            alertSettings: monitor.alertSettings,
+            alertSettings: alertSettings.get(monitor.id),
             now: slot.checkedAt,
           })),
         );

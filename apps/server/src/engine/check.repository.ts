@@ -17,18 +17,19 @@ const quotedArray = (values: (string | number | boolean | null)[]) =>
 const column = <T>(slots: T[], value: (slot: T) => string | number | boolean | null) =>
   quotedArray(slots.map(value));
 
-/** A monitor claimed for one slot: what the check and the incident rules need. */
+/**
+ * A monitor claimed for one slot: what the check and the incident rules need. Its alert settings, which only a
+ * check that opens or ends an incident uses, are read then (`alertSettingsOf`), not with every claim.
+ */
 export interface ClaimedMonitor {
   id: string;
   userId: string;
-  name: string;
   service: string;
   target: unknown;
   conditions: unknown;
   intervalSeconds: number;
   repeatIntervalMinutes: number;
   confirmations: number;
-  alertSettings: unknown;
   checkState: CheckState;
   /** The row's hourly tally of checks when claimed; the write adds this check to it. */
   tally: HourlyTally;
@@ -41,14 +42,12 @@ export interface ClaimedMonitor {
 interface ClaimRow {
   id: string;
   user_id: string;
-  name: string;
   service: string;
   target: unknown;
   conditions: unknown;
   interval_seconds: number;
   repeat_interval_minutes: number;
   confirmations: number;
-  alert_settings: unknown;
   check_state: CheckState | null;
   tally_hour_ms: number | null;
   tally_checks: number[];
@@ -106,8 +105,8 @@ export function createCheckRepository(db: Db) {
               order by next_check_at
               limit ${options.limit}
               for update skip locked)
-            returning id, user_id, name, service, target, conditions, interval_seconds,
-              repeat_interval_minutes, confirmations, alert_settings, check_state,
+            returning id, user_id, service, target, conditions, interval_seconds,
+              repeat_interval_minutes, confirmations, check_state,
               (extract(epoch from tally_hour) * 1000)::float8 as tally_hour_ms,
               array_to_json(tally_checks) as tally_checks, array_to_json(tally_failures) as tally_failures,
               (extract(epoch from next_check_at) * 1000)::float8 as slot_ms, next_check_at::text as slot_text`,
@@ -116,14 +115,12 @@ export function createCheckRepository(db: Db) {
       return rows.map((row) => ({
         id: row.id,
         userId: row.user_id,
-        name: row.name,
         service: row.service,
         target: row.target,
         conditions: row.conditions,
         intervalSeconds: row.interval_seconds,
         repeatIntervalMinutes: row.repeat_interval_minutes,
         confirmations: row.confirmations,
-        alertSettings: row.alert_settings,
         checkState: row.check_state ?? {},
         tally: {
           hour: row.tally_hour_ms === null ? null : new Date(Math.round(row.tally_hour_ms)),
@@ -188,6 +185,16 @@ export function createCheckRepository(db: Db) {
         'engine_record',
       );
       return new Set(rows.map((row) => row.id));
+    },
+
+    /** These monitors' alert settings as they are now, by id: those of the checks that open or end an incident. */
+    async alertSettingsOf(monitorIds: string[]): Promise<Map<string, unknown>> {
+      if (monitorIds.length === 0) return new Map();
+      const rows = await rowsOf<{ id: string; alert_settings: unknown }>(
+        db,
+        sql`select id::text, alert_settings from monitors where id = any(${quotedArray(monitorIds)}::uuid[])`,
+      );
+      return new Map(rows.map((row) => [row.id, row.alert_settings]));
     },
 
     /**
