@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databases } from '../test/databases.ts';
-import { openDatabase, type Database } from './database.ts';
+import { databases, oneSession } from '../test/databases.ts';
+import type { Database } from './database.ts';
 import { namedRunner, type RunNamed } from './named-statement.ts';
 import { rowsOf } from './raw-sql.ts';
 
@@ -11,22 +11,19 @@ const dialect = new PgDialect();
 describe.each(databases)('named statements on $name', (testDatabase) => {
   let drop: () => Promise<void>;
   let database: Database;
-  /** One connection, so each run and the look at the session's statements share it (PGlite has only the one). */
   let session: Database;
+  let closeSession: () => Promise<void>;
   let named: RunNamed;
 
   beforeAll(async () => {
     ({ database, drop } = await testDatabase.create());
-    session =
-      database.kind === 'postgres'
-        ? await openDatabase({ databaseUrl: database.connectionString, poolSize: 1 })
-        : database;
+    ({ session, close: closeSession } = await oneSession(database));
     named = namedRunner(session.db)!;
     await database.db.execute(sql`create table named_test (id int primary key, tags text[], at timestamptz)`);
   });
 
   afterAll(async () => {
-    if (session !== database) await session.close();
+    await closeSession();
     await drop();
   });
 

@@ -148,3 +148,13 @@ export async function databaseWithWakeups(testDatabase: TestDatabase) {
     },
   };
 }
+
+/**
+ * The database on one connection, so statements and a look at the session's prepared statements share a session
+ * (PGlite has only the one). `close` closes that connection only.
+ */
+export async function oneSession(database: Database): Promise<{ session: Database; close(): Promise<void> }> {
+  if (database.kind !== 'postgres') return { session: database, close: async () => undefined };
+  const session = await openDatabase({ databaseUrl: database.connectionString, poolSize: 1 });
+  return { session, close: () => session.close() };
+}

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import { rowsOf } from '../../db/raw-sql.ts';
 import { createStore } from '../../db/store.ts';
-import { databases } from '../../test/databases.ts';
+import { databases, oneSession } from '../../test/databases.ts';
 import { insertMonitor, userWithVerifiedEmail } from '../../test/engine-kit.ts';
 import { createMonitorRepository } from './monitor.repository.ts';
 
@@ -11,6 +11,7 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
   let drop: () => Promise<void>;
   let database: Database;
   let session: Database;
+  let closeSession: () => Promise<void>;
   let userId: string;
   const ids: string[] = [];
   /** The other user's monitors, newest first. */
@@ -19,11 +20,8 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
 
   beforeAll(async () => {
     ({ database, drop } = await testDatabase.create());
-    // One connection, so every execution and the look at its plans share a session (PGlite has only the one).
-    session =
-      database.kind === 'postgres'
-        ? await openDatabase({ databaseUrl: database.connectionString, poolSize: 1 })
-        : database;
+    // One connection, so every execution and the look at its plans share a session.
+    ({ session, close: closeSession } = await oneSession(database));
     // 500 monitors each (the Business plan's limit) for two users, and the statistics PostgreSQL keeps of them:
     // what decides how it plans the page.
     const store = createStore(database.db);
@@ -58,7 +56,7 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
   });
 
   afterAll(async () => {
-    if (session !== database) await session.close();
+    await closeSession();
     await drop();
   });
 
