@@ -5,11 +5,12 @@ import { namedRunner } from './named-statement.ts';
 const asArrays = { rowMode: 'array' as const };
 
 /**
- * A statement run by the driver itself, its rows as arrays and its timestamps as PostgreSQL's text (as drizzle's drivers give them), kept parsed
- * under `name` (db/named-statement.ts). For the hottest reads: a page of 20 monitors costs the API process ~0.1 ms
- * less CPU than through drizzle's row mapping, which looks up each cell's decoder anew (bench/README.md, "API with
- * 100,000 monitors stored"). `query` is a drizzle query's `toSQL()`, its placeholders filled at each call from the
- * fields of `values` that name them. Not inside a transaction: it runs on the database's own client.
+ * A statement run by the driver itself, its rows as arrays and its timestamps as PostgreSQL's text (as drizzle's
+ * drivers give them), kept parsed under `name` (db/named-statement.ts). For the hottest reads: a page of 20
+ * monitors costs the API process ~0.1 ms less CPU than through drizzle's row mapping, which looks up each cell's
+ * decoder anew (bench/README.md, "API with 100,000 monitors stored"). `query` is a drizzle query's `toSQL()`, its
+ * placeholders filled at each call from the fields of `values` that name them. Not inside a transaction: it runs
+ * on the database's own client.
  */
 export function arrayRows(db: Db, name: string, query: Query): (values: object) => Promise<unknown[][]> {
   const named = namedRunner(db);
