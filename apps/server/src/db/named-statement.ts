@@ -2,6 +2,7 @@ import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import type { Query } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from './database.ts';
+import { pgText } from './pg-text.ts';
 
 /** How a named statement's rows come back: as objects (the driver's default) or as arrays. */
 export interface NamedOptions {
@@ -23,6 +24,8 @@ const poolTypes = {
 
 export type RunNamed = <Row>(name: string, query: Query, options?: NamedOptions) => Promise<Row[]>;
 
+const runners = new WeakMap<PGlite | pg.Pool, RunNamed>();
+
 /**
  * Runs the hottest statements parsed once per database session, under a name, instead of parsed, analysed and
  * sent afresh each time: on PostgreSQL through node-postgres's named statements (each pooled connection prepares
@@ -41,8 +44,6 @@ export function namedRunner(db: Db): RunNamed | undefined {
     runners.set(client, (runner = client instanceof PGlite ? pgliteRunner(client) : poolRunner(client)));
   return runner;
 }
-
-const runners = new WeakMap<PGlite | pg.Pool, RunNamed>();
 
 function poolRunner(pool: pg.Pool): RunNamed {
   return async <Row>(name: string, query: Query, options: NamedOptions = {}) => {
@@ -76,7 +77,7 @@ function pgliteRunner(lite: PGlite): RunNamed {
   async function run(name: string, query: Query, options: NamedOptions) {
     const messages = await lite.execProtocolStream(
       concat([
-        serialize.bind({ statement: name, values: query.params.map(asText) }),
+        serialize.bind({ statement: name, values: query.params.map(pgText) }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
         serialize.sync(),
@@ -101,25 +102,6 @@ function pgliteRunner(lite: PGlite): RunNamed {
         }
       }),
     )) as Row[];
-}
-
-/** A parameter in PostgreSQL's text form, as node-postgres sends it (an array as an array literal). */
-function asText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return arrayLiteral(value);
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-function arrayLiteral(values: unknown[]): string {
-  const elements = values.map((value) => {
-    if (Array.isArray(value)) return arrayLiteral(value);
-    const text = asText(value);
-    return text === null ? 'NULL' : `"${text.replace(/[\\"]/g, '\\$&')}"`;
-  });
-  return `{${elements.join(',')}}`;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

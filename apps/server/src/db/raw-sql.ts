@@ -12,7 +12,7 @@ const dialect = new PgDialect();
  */
 export async function rowsOf<T>(db: Db, query: SQL, name?: string): Promise<T[]> {
   const named = name === undefined ? undefined : namedRunner(db);
-  if (named && name !== undefined) return named<T>(name, dialect.sqlToQuery(query));
+  if (named) return named<T>(name!, dialect.sqlToQuery(query));
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }

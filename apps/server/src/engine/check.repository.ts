@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
+import { pgArray } from '../db/pg-text.ts';
 import { at, rowsOf } from '../db/raw-sql.ts';
 import type { CountedTally, HourlyTally } from '../modules/monitors/uptime-tally.ts';
 import type { CheckState } from './incident-machine.ts';
@@ -7,15 +8,9 @@ import type { CheckState } from './incident-machine.ts';
 const list = (items: SQL[]) => sql.join(items, sql`, `);
 /** A PostgreSQL array literal of whole numbers, sent as one text parameter. */
 const arrayLiteral = (numbers: number[]) => `{${numbers.join(',')}}`;
-/**
- * A PostgreSQL array literal of any element type, sent as one text parameter and cast in the statement: each
- * value quoted (backslashes and quotes escaped), null as NULL.
- */
-const quotedArray = (values: (string | number | boolean | null)[]) =>
-  `{${values.map((value) => (value === null ? 'NULL' : `"${String(value).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
 /** One column of a batch, for `unnest`: a batch is written with a fixed statement of one parameter per column. */
 const column = <T>(slots: T[], value: (slot: T) => string | number | boolean | null) =>
-  quotedArray(slots.map(value));
+  pgArray(slots.map(value));
 
 /**
  * A monitor claimed for one slot: what the check and the incident rules need. Its alert settings, which only a
@@ -101,7 +96,7 @@ export function createCheckRepository(db: Db) {
               where paused = false
                 and next_check_at <= ${at(options.dueBy ?? options.now)}
                 and (claimed_until is null or claimed_until <= ${at(options.now)})
-                and service = any(${quotedArray(options.services)}::text[])
+                and service = any(${pgArray(options.services)}::text[])
               order by next_check_at
               limit ${options.limit}
               for update skip locked)
@@ -192,7 +187,7 @@ export function createCheckRepository(db: Db) {
       if (monitorIds.length === 0) return new Map();
       const rows = await rowsOf<{ id: string; alert_settings: unknown }>(
         db,
-        sql`select id::text, alert_settings from monitors where id = any(${quotedArray(monitorIds)}::uuid[])`,
+        sql`select id::text, alert_settings from monitors where id = any(${pgArray(monitorIds)}::uuid[])`,
       );
       return new Map(rows.map((row) => [row.id, row.alert_settings]));
     },
