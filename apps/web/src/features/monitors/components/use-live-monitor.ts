@@ -5,13 +5,17 @@ import { REFRESH_MS, useRefreshEvery, useRequest } from '../../../lib/use-reques
 import { checkMonitorNow } from '../api/check-monitor-now.ts';
 import { getMonitorInfo, peekMonitorInfo } from '../api/get-monitor-info.ts';
 
-/** How often an open monitor refreshes while a check asked for is on its way (else every REFRESH_MS). */
+/** How often an open monitor refreshes while a check is on its way (else every REFRESH_MS). */
 export const WATCH_MS = 2_000;
 const WATCH_FOR_MS = 20_000;
+/** How long an open monitor that was never checked (one just created or started) waits for its first check. */
+export const FIRST_CHECK_FOR_MS = 60_000;
 
 /**
- * One monitor, kept fresh: refreshed every 30 s, and every 2 s after "Check now" until the new check shows
- * (or 20 s pass), so a person sees the result without reloading the page. Its stats and incidents reload
+ * One monitor, kept fresh: refreshed every 30 s, and every 2 s while a check is on its way, so a person sees the
+ * result without reloading the page: after "Check now" until the new check shows (or 20 s pass), and while a
+ * monitor that runs was never checked, until its first check shows (or a minute passes). A new monitor is
+ * checked at once, but its page usually opens before that check is written. Its stats and incidents reload
  * when a new check shows (they key on `lastCheckedAt`).
  */
 export function useLiveMonitor(monitorId: string) {
@@ -22,8 +26,19 @@ export function useLiveMonitor(monitorId: string) {
   );
   const [watching, setWatching] = useState<{ since: string | null; until: number } | null>(null);
   const [checking, setChecking] = useState(false);
+  const [awaitingFirst, setAwaitingFirst] = useState(true);
   const lastCheckedAt = info.data?.lastCheckedAt ?? null;
-  useRefreshEvery(info.refresh, watching ? WATCH_MS : REFRESH_MS);
+  const running = info.data?.paused === false;
+  const firstCheckDue = awaitingFirst && running && lastCheckedAt === null;
+  useRefreshEvery(info.refresh, watching || firstCheckDue ? WATCH_MS : REFRESH_MS);
+
+  // The minute starts when the monitor shows as running: as its page opens, and again when it is started.
+  useEffect(() => {
+    if (!running) return;
+    setAwaitingFirst(true);
+    const timer = setTimeout(() => setAwaitingFirst(false), FIRST_CHECK_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [monitorId, running]);
 
   useEffect(() => {
     if (!watching) return;
