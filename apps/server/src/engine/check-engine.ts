@@ -10,7 +10,6 @@ import { queueDeliveries } from '../jobs/deliver-alert.job.ts';
 import { rollUpResultsJob } from '../jobs/roll-up-results.job.ts';
 import { vacuumMonitorsJob } from '../jobs/vacuum-monitors.job.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
-import { countCheck } from '../modules/monitors/uptime-tally.ts';
 import { recordEventDeliveries } from './alert-events.ts';
 import type { CheckedSlot, ClaimedMonitor } from './check.repository.ts';
 import { applyCheck, repeatDue, statusOf, type CheckVerdict } from './incident-machine.ts';
@@ -449,7 +448,6 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
       // A crashed check keeps the previous incident state: the site was not judged.
       status: item.error === null ? verdict.status : statusOf(monitor.checkState),
       checkState: item.error === null ? verdict.state : monitor.checkState,
-      tally: countCheck(monitor.tally, item.checkedAt, ok),
     };
     return { slot, item, transitions: item.error === null ? verdict.transitions : [] };
   }

@@ -2,12 +2,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { pgArray } from '../db/pg-text.ts';
 import { at, rowsOf } from '../db/raw-sql.ts';
-import type { CountedTally, HourlyTally } from '../modules/monitors/uptime-tally.ts';
+import { TALLY_HOURS } from '../modules/monitors/uptime-tally.ts';
 import type { CheckState } from './incident-machine.ts';
 
 const list = (items: SQL[]) => sql.join(items, sql`, `);
-/** A PostgreSQL array literal of whole numbers, sent as one text parameter. */
-const arrayLiteral = (numbers: number[]) => `{${numbers.join(',')}}`;
 /** One column of a batch, for `unnest`: a batch is written with a fixed statement of one parameter per column. */
 const column = <T>(slots: T[], value: (slot: T) => string | number | boolean | null) =>
   pgArray(slots.map(value));
@@ -26,8 +24,6 @@ export interface ClaimedMonitor {
   repeatIntervalMinutes: number;
   confirmations: number;
   checkState: CheckState;
-  /** The row's hourly tally of checks when claimed; the write adds this check to it. */
-  tally: HourlyTally;
   /** The slot being checked (the row's `next_check_at` when claimed). */
   slotAt: Date;
   /** The same instant exactly as the database holds it, to match the row again when the result is written. */
@@ -44,9 +40,6 @@ interface ClaimRow {
   repeat_interval_minutes: number;
   confirmations: number;
   check_state: CheckState | null;
-  tally_hour_ms: number | null;
-  tally_checks: number[];
-  tally_failures: number[];
   slot_ms: number;
   slot_text: string;
 }
@@ -64,8 +57,32 @@ export interface CheckedSlot {
   error: string | null;
   status: 'up' | 'confirming' | 'down';
   checkState: CheckState;
-  /** The monitor's hourly tally with this check counted. */
-  tally: CountedTally;
+}
+
+const HOURS = sql.raw(String(TALLY_HOURS));
+/** Hours from one instant to another, as a whole number. */
+const hoursBetween = (from: SQL, to: SQL) => sql`(extract(epoch from ${to} - ${from}) / 3600)::int`;
+
+/**
+ * In the write of a check (`m` the monitor's row, `v.hour` the UTC hour the check started in): the row's hourly
+ * counts (`counts`: its checks or its failures) with `add` more in that hour, exactly as `countCheck`
+ * (uptime-tally.ts) counts. The tally moves on to a newer hour, each hour is counted at its place from it, and
+ * a check older than the tally's hours is left out. Nearly every check falls in the row's newest hour: that
+ * case only adds to the first element; the others build the moved array once, in a sub-select.
+ */
+function counted(counts: SQL, add: SQL): SQL {
+  const newest = sql`greatest(m.tally_hour, v.hour)`;
+  const shift = sql`case when m.tally_hour is null then ${HOURS}
+    else least(${HOURS}, ${hoursBetween(sql`m.tally_hour`, newest)}) end`;
+  return sql`case when m.tally_hour = v.hour and array_length(${counts}, 1) = ${HOURS}
+      then array[(${counts}[1] + ${add})::smallint] || ${counts}[2:${HOURS}]
+    else (select case when t.i < ${HOURS}
+          then t.p[1:t.i] || (t.p[t.i + 1] + ${add})::smallint || t.p[t.i + 2:${HOURS}]
+          else t.p end
+      from (select (array_fill(0::smallint, array[${shift}]) || ${counts}
+          || array_fill(0::smallint, array[${HOURS}]))[1:${HOURS}] as p,
+        ${hoursBetween(sql`v.hour`, newest)} as i) as t)
+    end`;
 }
 
 /**
@@ -102,8 +119,6 @@ export function createCheckRepository(db: Db) {
               for update skip locked)
             returning id, user_id, service, target, conditions, interval_seconds,
               repeat_interval_minutes, confirmations, check_state,
-              (extract(epoch from tally_hour) * 1000)::float8 as tally_hour_ms,
-              array_to_json(tally_checks) as tally_checks, array_to_json(tally_failures) as tally_failures,
               (extract(epoch from next_check_at) * 1000)::float8 as slot_ms, next_check_at::text as slot_text`,
         'engine_claim_due',
       );
@@ -117,11 +132,6 @@ export function createCheckRepository(db: Db) {
         repeatIntervalMinutes: row.repeat_interval_minutes,
         confirmations: row.confirmations,
         checkState: row.check_state ?? {},
-        tally: {
-          hour: row.tally_hour_ms === null ? null : new Date(Math.round(row.tally_hour_ms)),
-          checks: row.tally_checks,
-          failures: row.tally_failures,
-        },
         slotAt: new Date(Math.round(row.slot_ms)),
         slotText: row.slot_text,
       }));
@@ -142,7 +152,7 @@ export function createCheckRepository(db: Db) {
       const rows = await rowsOf<{ id: string }>(
         db,
         sql`with v as (
-              select * from unnest(
+              select *, date_trunc('hour', checked_at, 'UTC') as hour from unnest(
                 ${column(slots, (slot) => slot.monitorId)}::uuid[],
                 ${column(slots, (slot) => slot.slotText)}::timestamptz[],
                 ${column(slots, (slot) => slot.nextCheckAt.toISOString())}::timestamptz[],
@@ -153,20 +163,17 @@ export function createCheckRepository(db: Db) {
                 ${column(slots, (slot) => JSON.stringify(slot.failedConditions))}::jsonb[],
                 ${column(slots, (slot) => slot.error)}::text[],
                 ${column(slots, (slot) => slot.status)}::text[],
-                ${column(slots, (slot) => JSON.stringify(slot.checkState))}::jsonb[],
-                ${column(slots, (slot) => slot.tally.hour.toISOString())}::timestamptz[],
-                ${column(slots, (slot) => arrayLiteral(slot.tally.checks))}::text[],
-                ${column(slots, (slot) => arrayLiteral(slot.tally.failures))}::text[])
+                ${column(slots, (slot) => JSON.stringify(slot.checkState))}::jsonb[])
                 as v(id, slot_at, next_at, checked_at, ok, response_ms, status_code, failed_conditions, error,
-                  status, state, tally_hour, tally_checks, tally_failures)),
+                  status, state)),
             moved as (
               update monitors as m set
                 next_check_at = case when m.recheck_requested
                   then greatest(v.checked_at, v.slot_at + interval '1 millisecond') else v.next_at end,
                 recheck_requested = false, claimed_until = null, last_checked_at = v.checked_at,
                 last_response_ms = v.response_ms, last_error = v.error, status = v.status, check_state = v.state,
-                tally_hour = v.tally_hour, tally_checks = v.tally_checks::smallint[],
-                tally_failures = v.tally_failures::smallint[]
+                tally_hour = greatest(m.tally_hour, v.hour), tally_checks = ${counted(sql`m.tally_checks`, sql`1`)},
+                tally_failures = ${counted(sql`m.tally_failures`, sql`(not v.ok)::int`)}
               from v
               where m.id = v.id and m.next_check_at = v.slot_at and m.paused = false
               returning m.id),

@@ -23,7 +23,11 @@ export interface CountedTally extends HourlyTally {
 
 const startOfHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
 
-/** The tally with one more check, started at `checkedAt`, counted; a check older than its hours is left out. */
+/**
+ * The tally with one more check, started at `checkedAt`, counted; a check older than its hours is left out. The
+ * engine counts in SQL, in the statement that writes the check (`counted` in engine/check.repository.ts); this is
+ * the same rule, for tests and for seeding tallies, and check.repository.test.ts holds the two to one answer.
+ */
 export function countCheck(tally: HourlyTally, checkedAt: Date, ok: boolean): CountedTally {
   const hour = startOfHour(checkedAt.getTime());
   const newest = tally.hour === null ? hour : Math.max(tally.hour.getTime(), hour);
