@@ -3,10 +3,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Monitor } from '@vigil/contracts';
 import type { ApiResult } from '../../../lib/api-client.ts';
 import { REFRESH_MS } from '../../../lib/use-request.ts';
+import { checkMonitorNow } from '../api/check-monitor-now.ts';
 import { getMonitorInfo, peekMonitorInfo } from '../api/get-monitor-info.ts';
 import { FIRST_CHECK_FOR_MS, useLiveMonitor, WATCH_MS } from './use-live-monitor.ts';
 
 vi.mock('../api/get-monitor-info.ts', () => ({ getMonitorInfo: vi.fn(), peekMonitorInfo: vi.fn() }));
+vi.mock('../api/check-monitor-now.ts', () => ({ checkMonitorNow: vi.fn() }));
+vi.mock('@mantine/notifications', () => ({ notifications: { show: vi.fn() } }));
 const fetchMonitor = vi.mocked(getMonitorInfo);
 
 /** The server's monitor as it is now: only what the hook reads matters here. */
@@ -89,5 +92,20 @@ describe('useLiveMonitor', () => {
     expect(result.current.info.data?.paused).toBe(false);
     await elapse(WATCH_MS);
     expect(fetchMonitor).toHaveBeenCalledTimes(6);
+  });
+
+  it('after "Check now", refreshes every 2 s for 20 s at most when no new check shows', async () => {
+    current = { ...current, lastCheckedAt: '2026-11-28T12:25:00.000Z' };
+    vi.mocked(checkMonitorNow).mockResolvedValue({ ok: true, status: 200, data: null } as ApiResult<never>);
+    const { result } = renderHook(() => useLiveMonitor('m1'));
+    await elapse(0);
+    await act(() => result.current.checkNow(result.current.info.data!));
+    expect(result.current.watching).toBe(true);
+    await elapseTimes(10, WATCH_MS);
+    expect(result.current.watching).toBe(false);
+    // Back at the usual pace: none in the next 28 s.
+    const calls = fetchMonitor.mock.calls.length;
+    await elapseTimes(14, WATCH_MS);
+    expect(fetchMonitor).toHaveBeenCalledTimes(calls);
   });
 });

@@ -11,6 +11,16 @@ const WATCH_FOR_MS = 20_000;
 /** How long an open monitor that was never checked (one just created or started) waits for its first check. */
 export const FIRST_CHECK_FOR_MS = 60_000;
 
+/** A check on its way: one asked for with "Check now", or a never-checked monitor's first. */
+interface Watch {
+  /** The monitor's last check when the watch began: a different one ends it. */
+  since: string | null;
+  /** When it ends anyway (ms since the epoch). */
+  until: number;
+  /** Asked for with "Check now" (its button shows it as busy). */
+  asked: boolean;
+}
+
 /**
  * One monitor, kept fresh: refreshed every 30 s, and every 2 s while a check is on its way, so a person sees the
  * result without reloading the page: after "Check now" until the new check shows (or 20 s pass), and while a
@@ -24,33 +34,36 @@ export function useLiveMonitor(monitorId: string) {
     (signal, background) => getMonitorInfo(monitorId, signal, background),
     () => peekMonitorInfo(monitorId),
   );
-  const [watching, setWatching] = useState<{ since: string | null; until: number } | null>(null);
+  const [watch, setWatch] = useState<Watch | null>(null);
   const [checking, setChecking] = useState(false);
-  const [awaitingFirst, setAwaitingFirst] = useState(true);
   const lastCheckedAt = info.data?.lastCheckedAt ?? null;
   const running = info.data?.paused === false;
-  const firstCheckDue = awaitingFirst && running && lastCheckedAt === null;
-  useRefreshEvery(info.refresh, watching || firstCheckDue ? WATCH_MS : REFRESH_MS);
+  useRefreshEvery(info.refresh, watch ? WATCH_MS : REFRESH_MS);
 
-  // The minute starts when the monitor shows as running: as its page opens, and again when it is started.
+  // A running monitor that was never checked waits for its first: as its page opens, and again when it is started.
   useEffect(() => {
-    if (!running) return;
-    setAwaitingFirst(true);
-    const timer = setTimeout(() => setAwaitingFirst(false), FIRST_CHECK_FOR_MS);
+    if (running && lastCheckedAt === null) {
+      setWatch({ since: null, until: Date.now() + FIRST_CHECK_FOR_MS, asked: false });
+    }
+  }, [monitorId, running, lastCheckedAt]);
+
+  // A watch ends when a new check shows, or when its time is up.
+  useEffect(() => {
+    if (!watch) return;
+    if (lastCheckedAt !== watch.since) {
+      setWatch(null);
+      return;
+    }
+    const timer = setTimeout(() => setWatch(null), watch.until - Date.now());
     return () => clearTimeout(timer);
-  }, [monitorId, running]);
-
-  useEffect(() => {
-    if (!watching) return;
-    if (lastCheckedAt !== watching.since || Date.now() > watching.until) setWatching(null);
-  }, [lastCheckedAt, watching]);
+  }, [lastCheckedAt, watch]);
 
   async function checkNow(monitor: Monitor) {
     setChecking(true);
     const result = await checkMonitorNow(monitor.monitorId);
     setChecking(false);
     if (!result.ok) return;
-    setWatching({ since: monitor.lastCheckedAt, until: Date.now() + WATCH_FOR_MS });
+    setWatch({ since: monitor.lastCheckedAt, until: Date.now() + WATCH_FOR_MS, asked: true });
     notifications.show({
       color: 'vigil',
       title: 'Checking now',
@@ -58,5 +71,5 @@ export function useLiveMonitor(monitorId: string) {
     });
   }
 
-  return { info, checkNow, checking, watching: watching !== null };
+  return { info, checkNow, checking, watching: watch?.asked === true };
 }
