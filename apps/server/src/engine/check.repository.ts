@@ -60,6 +60,8 @@ export interface CheckedSlot {
 }
 
 const HOURS = sql.raw(String(TALLY_HOURS));
+/** In the write of a check: the newest hour of the row's tally once the check is counted. */
+const NEWEST_HOUR = sql`greatest(m.tally_hour, v.hour)`;
 /** Hours from one instant to another, as a whole number. */
 const hoursBetween = (from: SQL, to: SQL) => sql`(extract(epoch from ${to} - ${from}) / 3600)::int`;
 
@@ -71,9 +73,8 @@ const hoursBetween = (from: SQL, to: SQL) => sql`(extract(epoch from ${to} - ${f
  * case only adds to the first element; the others build the moved array once, in a sub-select.
  */
 function counted(counts: SQL, add: SQL): SQL {
-  const newest = sql`greatest(m.tally_hour, v.hour)`;
   const shift = sql`case when m.tally_hour is null then ${HOURS}
-    else least(${HOURS}, ${hoursBetween(sql`m.tally_hour`, newest)}) end`;
+    else least(${HOURS}, ${hoursBetween(sql`m.tally_hour`, NEWEST_HOUR)}) end`;
   return sql`case when m.tally_hour = v.hour and array_length(${counts}, 1) = ${HOURS}
       then array[(${counts}[1] + ${add})::smallint] || ${counts}[2:${HOURS}]
     else (select case when t.i < ${HOURS}
@@ -81,7 +82,7 @@ function counted(counts: SQL, add: SQL): SQL {
           else t.p end
       from (select (array_fill(0::smallint, array[${shift}]) || ${counts}
           || array_fill(0::smallint, array[${HOURS}]))[1:${HOURS}] as p,
-        ${hoursBetween(sql`v.hour`, newest)} as i) as t)
+        ${hoursBetween(sql`v.hour`, NEWEST_HOUR)} as i) as t)
     end`;
 }
 
@@ -172,7 +173,7 @@ export function createCheckRepository(db: Db) {
                   then greatest(v.checked_at, v.slot_at + interval '1 millisecond') else v.next_at end,
                 recheck_requested = false, claimed_until = null, last_checked_at = v.checked_at,
                 last_response_ms = v.response_ms, last_error = v.error, status = v.status, check_state = v.state,
-                tally_hour = greatest(m.tally_hour, v.hour), tally_checks = ${counted(sql`m.tally_checks`, sql`1`)},
+                tally_hour = ${NEWEST_HOUR}, tally_checks = ${counted(sql`m.tally_checks`, sql`1`)},
                 tally_failures = ${counted(sql`m.tally_failures`, sql`(not v.ok)::int`)}
               from v
               where m.id = v.id and m.next_check_at = v.slot_at and m.paused = false
