@@ -69,9 +69,25 @@ describe.each(databases)('named statements on $name', (testDatabase) => {
     await expect(named('named_test_one', dialect.sqlToQuery(sql`select 2 as n`))).rejects.toThrow();
   });
 
+  it('answers NULL cells, empty strings and text beyond ASCII as they are', async () => {
+    const rows = await named<Record<string, unknown>>(
+      'named_test_cells',
+      dialect.sqlToQuery(
+        sql`select null::text as none, ''::text as empty, ${'Café “déjà” 🚀'}::text as words, null::jsonb as doc,
+              ${2.5}::float8 as x, true as yes`,
+      ),
+    );
+    expect(rows).toEqual([{ none: null, empty: '', words: 'Café “déjà” 🚀', doc: null, x: 2.5, yes: true }]);
+  });
+
   it('throws the database’s error and keeps the session usable', async () => {
     const insert = dialect.sqlToQuery(sql`insert into named_test (id) values (${1}) returning id`);
-    await expect(named('named_test_conflict', insert)).rejects.toMatchObject({ code: '23505' });
+    await expect(named('named_test_conflict', insert)).rejects.toMatchObject({
+      code: '23505',
+      message: expect.stringContaining('named_test_pkey'),
+      constraint: 'named_test_pkey',
+      table: 'named_test',
+    });
     const [row] = await named<{ n: number }>(
       'named_test_count',
       dialect.sqlToQuery(sql`select count(*)::int as n from named_test`),
@@ -114,6 +130,28 @@ describe.each(databases)('named statements on $name', (testDatabase) => {
     await transaction;
     expect(await both).toEqual([[{ n: 1 }], [{ n: 1 }]]);
     expect(sawInside).toBe(false);
+  });
+
+  it('on PGlite, hands a notification the statement raised to the listeners, once', async () => {
+    if (database.kind !== 'pglite') throw new Error('expected PGlite');
+    const heard: string[] = [];
+    const unlisten = await database.pglite.listen('named_test_channel', (payload: string) =>
+      heard.push(payload),
+    );
+    try {
+      await named(
+        'named_test_notify',
+        dialect.sqlToQuery(sql`select pg_notify('named_test_channel', ${'hello'}) as sent`),
+      );
+      for (let waited = 0; heard.length === 0 && waited < 1_000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      // Another exchange, and a moment for a second delivery to show.
+      await database.pglite.query('select 1');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard).toEqual(['hello']);
+    } finally {
+      await unlisten();
+    }
   });
 
   it('on PGlite, prepares again a statement the session let go of', async () => {

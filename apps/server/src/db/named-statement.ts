@@ -1,4 +1,4 @@
-import { PGlite, parse, protocol } from '@electric-sql/pglite';
+import { PGlite, messages, protocol, types } from '@electric-sql/pglite';
 import type { Query } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from './database.ts';
@@ -30,9 +30,10 @@ const runners = new WeakMap<PGlite | pg.Pool, RunNamed>();
  * Runs the hottest statements parsed once per database session, under a name, instead of parsed, analysed and
  * sent afresh each time: on PostgreSQL through node-postgres's named statements (each pooled connection prepares
  * it on first use), on PGlite as a statement kept in its one session, each run one Bind, Describe, Execute and Sync
- * handed to it at once (its `query` hands over six messages one by one, parsing the text each time). The check
- * engine's claim and write cost a tenth less CPU so on PostgreSQL and a sixth less on PGlite (bench/README.md,
- * "Scheduled checks", thirteenth session). A name stands for one text: two texts under one name throw.
+ * handed to it at once (its `query` hands over six messages one by one, parsing the text each time), its answer read
+ * from the bytes (`read`). The check engine's claim and write cost a tenth less CPU so on PostgreSQL and a sixth
+ * less on PGlite (bench/README.md, "Scheduled checks", thirteenth session), and reading the answer so, a fifth less
+ * again on PGlite (fifteenth session). A name stands for one text: two texts under one name throw.
  *
  * Undefined for a transaction's `db` (only the database's own client is known here): run those through drizzle.
  */
@@ -65,30 +66,46 @@ function pgliteRunner(lite: PGlite): RunNamed {
   /** The statements its one session holds: name → text. */
   const known = new Map<string, string>();
   const { serialize } = protocol;
+  const parsers: Parsers = { ...types.parsers, ...lite.parsers, ...LEFT_AS_TEXT };
+
+  /**
+   * Hands PGlite one exchange and answers its bytes as they come, unparsed: its other ways parse every message into
+   * objects first, even the raw one.
+   */
+  async function exchange(messages: Uint8Array[]): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    await lite.execProtocolRawStream(concat(messages), { onRawData: (chunk) => chunks.push(chunk.slice()) });
+    return chunks.length === 1 ? chunks[0]! : concat(chunks);
+  }
 
   /** Parses the statement into the session under `name`. */
   async function prepare(name: string, query: Query) {
-    await lite.execProtocolStream(
-      concat([serialize.parse({ name, text: query.sql, types: [] }), serialize.sync()]),
-    );
+    read(await exchange([serialize.parse({ name, text: query.sql, types: [] }), serialize.sync()]));
     known.set(name, query.sql);
   }
 
   async function run(name: string, query: Query, options: NamedOptions) {
-    const messages = await lite.execProtocolStream(
-      concat([
-        serialize.bind({ statement: name, values: query.params.map(pgText) }),
-        serialize.describe({ type: 'P' }),
-        serialize.execute({}),
-        serialize.sync(),
-      ]),
-    );
-    return parse.parseResults(messages, lite.parsers, { ...options, parsers: LEFT_AS_TEXT })[0]?.rows ?? [];
+    const answer = await exchange([
+      serialize.bind({ statement: name, values: query.params.map(pgText) }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]);
+    return read(answer, parsers, options.rowMode === 'array');
   }
 
+  /**
+   * A notification the statement raised (PGlite's listeners hear only what its own parsing finds), raised again
+   * through PGlite's own path so that they get it.
+   */
+  const notify = (notifications: Notification[]) => {
+    for (const { channel, payload } of notifications)
+      lite.query('select pg_notify($1, $2)', [channel, payload]).catch(() => undefined);
+  };
+
   // As PGlite's own `query`: after any transaction in progress, one exchange at a time.
-  return async <Row>(name: string, query: Query, options: NamedOptions = {}) =>
-    (await lite._runExclusiveTransaction(() =>
+  return async <Row>(name: string, query: Query, options: NamedOptions = {}) => {
+    const { rows, notifications } = await lite._runExclusiveTransaction(() =>
       lite._runExclusiveQuery(async () => {
         const text = known.get(name);
         if (text === undefined) await prepare(name, query);
@@ -101,7 +118,111 @@ function pgliteRunner(lite: PGlite): RunNamed {
           return run(name, query, options);
         }
       }),
-    )) as Row[];
+    );
+    if (notifications.length > 0) notify(notifications);
+    return rows as Row[];
+  };
+}
+
+type Parsers = Record<number, (text: string, typeId: number) => unknown>;
+interface Notification {
+  channel: string;
+  payload: string;
+}
+
+const utf8 = new TextDecoder();
+/** The fields of an ErrorResponse, by their one-letter code (PostgreSQL's protocol, "Error and Notice Message Fields"). */
+const ERROR_FIELDS: Record<string, keyof messages.DatabaseError> = {
+  S: 'severity',
+  C: 'code',
+  D: 'detail',
+  H: 'hint',
+  P: 'position',
+  p: 'internalPosition',
+  q: 'internalQuery',
+  W: 'where',
+  s: 'schema',
+  t: 'table',
+  c: 'column',
+  d: 'dataType',
+  n: 'constraint',
+  F: 'file',
+  L: 'line',
+  R: 'routine',
+};
+
+/**
+ * Reads one exchange's answer, PostgreSQL's backend messages as PGlite returns them, straight from its bytes: the
+ * rows, each cell turned by the parser of its type (as PGlite's `parseResults`), the notifications it carried, and
+ * the statement's error thrown as PGlite's `DatabaseError`. PGlite's own path builds an object and copies a buffer
+ * per message and per cell before that; at 10,000 monitors embedded that was a tenth of its JavaScript's CPU.
+ */
+function read(answer: Uint8Array, parsers?: Parsers, asArrays = false) {
+  const view = new DataView(answer.buffer, answer.byteOffset, answer.byteLength);
+  const rows: unknown[] = [];
+  const notifications: Notification[] = [];
+  let names: string[] = [];
+  let decoders: ((text: string) => unknown)[] = [];
+  let error: messages.DatabaseError | undefined;
+  /** Reads a zero-terminated string at `at`; answers it and where the next field starts. */
+  const cstring = (at: number): [string, number] => {
+    const end = answer.indexOf(0, at);
+    return [utf8.decode(answer.subarray(at, end)), end + 1];
+  };
+  for (let at = 0; at + 5 <= answer.length;) {
+    const kind = answer[at]!;
+    const end = at + 1 + view.getInt32(at + 1);
+    let field = at + 5;
+    if (kind === 0x54 /* T: RowDescription */ && parsers) {
+      const count = view.getInt16(field);
+      field += 2;
+      names = [];
+      decoders = [];
+      for (let i = 0; i < count; i++) {
+        const [name, next] = cstring(field);
+        const typeId = view.getInt32(next + 6);
+        const parser = parsers[typeId];
+        names.push(name);
+        decoders.push(parser ? (text) => parser(text, typeId) : (text) => text);
+        field = next + 18;
+      }
+    } else if (kind === 0x44 /* D: DataRow */ && parsers) {
+      const count = view.getInt16(field);
+      field += 2;
+      const cells: unknown[] = [];
+      for (let i = 0; i < count; i++) {
+        const length = view.getInt32(field);
+        field += 4;
+        if (length < 0) cells.push(null);
+        else {
+          cells.push(decoders[i]!(utf8.decode(answer.subarray(field, field + length))));
+          field += length;
+        }
+      }
+      if (asArrays) rows.push(cells);
+      else {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < count; i++) row[names[i]!] = cells[i];
+        rows.push(row);
+      }
+    } else if (kind === 0x41 /* A: NotificationResponse */) {
+      const [channel, next] = cstring(field + 4);
+      notifications.push({ channel, payload: cstring(next)[0] });
+    } else if (kind === 0x45 /* E: ErrorResponse */ && !error) {
+      const fields: Record<string, string> = {};
+      while (answer[field] !== 0 && field < end) {
+        const [text, next] = cstring(field + 1);
+        fields[String.fromCharCode(answer[field]!)] = text;
+        field = next;
+      }
+      error = new messages.DatabaseError(fields.M ?? 'unknown error', end - at, 'error');
+      for (const [code, key] of Object.entries(ERROR_FIELDS))
+        if (fields[code] !== undefined) (error as unknown as Record<string, string>)[key] = fields[code];
+    }
+    at = end;
+  }
+  if (error) throw error;
+  return { rows, notifications };
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
