@@ -42,6 +42,11 @@ import {
 import { HOUR, RETENTION_HOURS, seedHistory } from './history.mjs';
 
 const INTERVAL_MS = 60_000;
+/**
+ * The first of the three ports a run uses (target server, SMTP, API), 3390 unless BENCH_PORT_BASE says: two runs
+ * side by side, e.g. two builds at once, meet the machine's changes of speed together.
+ */
+const PORT_BASE = num('BENCH_PORT_BASE', 3390);
 /** Another build of the server to run (BENCH_SERVER, e.g. one kept from before a change, for alternating runs). */
 const SERVER = process.env.BENCH_SERVER ? { script: process.env.BENCH_SERVER } : {};
 /**
@@ -374,9 +379,9 @@ export async function benchChecks({
 } = {}) {
   const requestedHistory = historyHours;
   historyHours = historyHoursFor(database, n, requestedHistory);
-  const targetPort = 3390;
-  const smtpPort = 3391;
-  const apiPort = 3392;
+  const targetPort = PORT_BASE;
+  const smtpPort = PORT_BASE + 1;
+  const apiPort = PORT_BASE + 2;
   const targetBase = `http://127.0.0.1:${targetPort}`;
   const target = spawnChild(
     ['bench/target-server.mjs', String(targetPort)],
@@ -388,7 +393,7 @@ export async function benchChecks({
   const serverEnv = {
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     SANDBOX: 'off',
-    PUBLIC_URL: 'http://127.0.0.1:3392',
+    PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
     ...(concurrency ? { CHECK_CONCURRENCY: String(concurrency) } : {}),
     ...(batchSize ? { CHECK_BATCH_SIZE: String(batchSize) } : {}),
   };
