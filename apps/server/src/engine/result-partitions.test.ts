@@ -1,8 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/database.ts';
+import { pgArray } from '../db/pg-text.ts';
 import { rowsOf } from '../db/raw-sql.ts';
-import { checkResults } from '../db/schema.ts';
+import { checkResults, monitors, users } from '../db/schema.ts';
 import { createStore, type Store } from '../db/store.ts';
 import { HOUR_MS, MINUTE_MS } from '../lib/clock.ts';
 import { databases } from '../test/databases.ts';
@@ -67,26 +68,25 @@ describe.each(databases)('check result partitions on $name', (kind) => {
   let database: Database;
   let drop: () => Promise<void>;
   let store: Store;
+  let ownerId: string;
   let monitorId: string;
   const now = h('2026-03-01T10:20:00Z');
+
+  const newMonitor = (userId: string) =>
+    insertMonitor(database.db, { userId, email: 'o@example.com', url: 'http://x', nextCheckAt: now });
 
   beforeEach(async () => {
     ({ database, drop } = await kind.create());
     store = createStore(database.db);
-    const owner = await userWithVerifiedEmail(store, now);
-    monitorId = await insertMonitor(database.db, {
-      userId: owner.id,
-      email: owner.email,
-      url: 'http://x',
-      nextCheckAt: now,
-    });
+    ownerId = (await userWithVerifiedEmail(store, now)).id;
+    monitorId = await newMonitor(ownerId);
   });
   afterEach(() => drop());
 
-  const insertAt = (times: number[]) =>
+  const insertAt = (times: number[], of = monitorId) =>
     database.db.insert(checkResults).values(
       times.map((ms, i) => ({
-        monitorId,
+        monitorId: of,
         slotAt: new Date(ms),
         checkedAt: new Date(ms),
         ok: i % 4 !== 0,
@@ -185,6 +185,59 @@ describe.each(databases)('check result partitions on $name', (kind) => {
     } finally {
       if (second !== database) await second.close();
     }
+  });
+
+  // A deleted monitor's results go with it (migration 0017: a trigger, not a foreign key).
+  describe('of deleted monitors', () => {
+    /** Another monitor of `userId` with a result in each of the last 30 hours, and one no partition covers. */
+    async function monitorWithHistory(userId: string): Promise<string> {
+      const id = await newMonitor(userId);
+      const hours = Array.from({ length: 30 }, (_, hour) => now.getTime() - hour * HOUR_MS);
+      await insertAt([...hours, h('2020-01-01T00:00:00Z').getTime()], id);
+      return id;
+    }
+
+    /** Results per monitor, by id, of these monitors. */
+    const resultsOf = async (ids: string[]) =>
+      Object.fromEntries(
+        (
+          await rowsOf<{ id: string; n: number }>(
+            database.db,
+            sql`select monitor_id::text as id, count(*)::int as n from check_results
+                where monitor_id = any(${pgArray(ids)}::uuid[]) group by monitor_id`,
+          )
+        ).map((row) => [row.id, row.n]),
+      );
+
+    beforeEach(() => maintainResultPartitions(store, now, 48));
+
+    it('deletes the results of the monitors one statement deletes, in every partition, and no others', async () => {
+      const [a, b, kept] = [
+        await monitorWithHistory(ownerId),
+        await monitorWithHistory(ownerId),
+        await monitorWithHistory(ownerId),
+      ] as [string, string, string];
+      const partitions = await rowsOf<{ n: number }>(
+        database.db,
+        sql`select count(distinct tableoid)::int as n from check_results where monitor_id = ${a}::uuid`,
+      );
+      expect(partitions[0]!.n).toBeGreaterThan(2);
+      expect(await resultsOf([a, b, kept])).toEqual({ [a]: 31, [b]: 31, [kept]: 31 });
+
+      await database.db.delete(monitors).where(inArray(monitors.id, [a, b]));
+
+      expect(await resultsOf([a, b, kept])).toEqual({ [kept]: 31 });
+    });
+
+    it('deletes them with a whole account (the users → monitors cascade)', async () => {
+      const other = await userWithVerifiedEmail(store, now);
+      const mine = [await monitorWithHistory(ownerId), await monitorWithHistory(ownerId)];
+      const theirs = await monitorWithHistory(other.id);
+
+      await database.db.delete(users).where(eq(users.id, ownerId));
+
+      expect(await resultsOf([...mine, theirs])).toEqual({ [theirs]: 31 });
+    });
   });
 });
 
