@@ -80,7 +80,7 @@ function pgliteRunner(lite: PGlite): RunNamed {
 
   /** Parses the statement into the session under `name`. */
   async function prepare(name: string, query: Query) {
-    read(await exchange([serialize.parse({ name, text: query.sql, types: [] }), serialize.sync()]));
+    read(await exchange([serialize.parse({ name, text: query.sql, types: [] }), serialize.sync()]), parsers);
     known.set(name, query.sql);
   }
 
@@ -158,72 +158,83 @@ const ERROR_FIELDS: Record<string, keyof messages.DatabaseError> = {
  * per message and per cell before that: at 10,000 monitors embedded, PGlite's JavaScript fell from 12 % to 7 % of
  * the process's busy CPU with this (bench/README.md, fifteenth session).
  */
-function read(answer: Uint8Array, parsers?: Parsers, asArrays = false) {
+function read(answer: Uint8Array, parsers: Parsers, asArrays = false) {
   const view = new DataView(answer.buffer, answer.byteOffset, answer.byteLength);
   const rows: unknown[] = [];
   const notifications: Notification[] = [];
-  let names: string[] = [];
-  let decoders: ((text: string) => unknown)[] = [];
+  let columns: Column[] = [];
   let error: messages.DatabaseError | undefined;
-  /** Reads a zero-terminated string at `at`; answers it and where the next field starts. */
-  const cstring = (at: number): [string, number] => {
-    const end = answer.indexOf(0, at);
-    return [utf8.decode(answer.subarray(at, end)), end + 1];
-  };
   for (let at = 0; at + 5 <= answer.length;) {
     const kind = answer[at]!;
     const end = at + 1 + view.getInt32(at + 1);
-    let field = at + 5;
-    if (kind === 0x54 /* T: RowDescription */ && parsers) {
-      const count = view.getInt16(field);
-      field += 2;
-      names = [];
-      decoders = [];
-      for (let i = 0; i < count; i++) {
-        const [name, next] = cstring(field);
-        const typeId = view.getInt32(next + 6);
-        const parser = parsers[typeId];
-        names.push(name);
-        decoders.push(parser ? (text) => parser(text, typeId) : (text) => text);
-        field = next + 18;
-      }
-    } else if (kind === 0x44 /* D: DataRow */ && parsers) {
-      const count = view.getInt16(field);
-      field += 2;
-      const cells: unknown[] = [];
-      for (let i = 0; i < count; i++) {
-        const length = view.getInt32(field);
-        field += 4;
-        if (length < 0) cells.push(null);
-        else {
-          cells.push(decoders[i]!(utf8.decode(answer.subarray(field, field + length))));
-          field += length;
-        }
-      }
-      if (asArrays) rows.push(cells);
-      else {
-        const row: Record<string, unknown> = {};
-        for (let i = 0; i < count; i++) row[names[i]!] = cells[i];
-        rows.push(row);
-      }
-    } else if (kind === 0x41 /* A: NotificationResponse */) {
-      const [channel, next] = cstring(field + 4);
-      notifications.push({ channel, payload: cstring(next)[0] });
-    } else if (kind === 0x45 /* E: ErrorResponse */ && !error) {
-      const fields: Record<string, string> = {};
-      while (answer[field] !== 0 && field < end) {
-        const [text, next] = cstring(field + 1);
-        fields[String.fromCharCode(answer[field]!)] = text;
-        field = next;
-      }
-      error = new messages.DatabaseError(fields.M ?? 'unknown error', end - at, 'error');
-      for (const [code, key] of Object.entries(ERROR_FIELDS))
-        if (fields[code] !== undefined) (error as unknown as Record<string, string>)[key] = fields[code];
-    }
+    const body = at + 5;
+    if (kind === 0x54 /* T: RowDescription */) columns = columnsOf(answer, view, body, parsers);
+    else if (kind === 0x44 /* D: DataRow */) rows.push(rowOf(answer, view, body, columns, asArrays));
+    else if (kind === 0x41 /* A: NotificationResponse */) {
+      const [channel, next] = cstring(answer, body + 4);
+      notifications.push({ channel, payload: cstring(answer, next)[0] });
+    } else if (kind === 0x45 /* E: ErrorResponse */) error ??= errorOf(answer, body, end);
     at = end;
   }
   if (error) throw error;
   return { rows, notifications };
+}
+
+/** A column of the rows: its name, and how its cells are decoded. */
+interface Column {
+  name: string;
+  decode: (text: string) => unknown;
+}
+
+/** A zero-terminated string at `at`, and where what follows it starts. */
+function cstring(answer: Uint8Array, at: number): [string, number] {
+  const end = answer.indexOf(0, at);
+  return [utf8.decode(answer.subarray(at, end)), end + 1];
+}
+
+/** A RowDescription's columns, each decoded by the parser of its type (none: left as text). */
+function columnsOf(answer: Uint8Array, view: DataView, at: number, parsers: Parsers): Column[] {
+  const columns: Column[] = [];
+  let field = at + 2;
+  for (let i = view.getInt16(at); i > 0; i--) {
+    const [name, next] = cstring(answer, field);
+    // After the name: table oid (4), column number (2), type oid (4), size (2), modifier (4), format (2).
+    const typeId = view.getInt32(next + 6);
+    const parser = parsers[typeId];
+    columns.push({ name, decode: parser ? (text) => parser(text, typeId) : (text) => text });
+    field = next + 18;
+  }
+  return columns;
+}
+
+/** A DataRow's cells, as an array or as an object by column name. */
+function rowOf(answer: Uint8Array, view: DataView, at: number, columns: Column[], asArrays: boolean) {
+  const cells: unknown[] = [];
+  let field = at + 2;
+  for (let i = 0, count = view.getInt16(at); i < count; i++) {
+    const length = view.getInt32(field);
+    field += 4;
+    cells.push(length < 0 ? null : columns[i]!.decode(utf8.decode(answer.subarray(field, field + length))));
+    field += Math.max(length, 0);
+  }
+  if (asArrays) return cells;
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < cells.length; i++) row[columns[i]!.name] = cells[i];
+  return row;
+}
+
+/** An ErrorResponse as PGlite's `DatabaseError`, with every field it carries. */
+function errorOf(answer: Uint8Array, at: number, end: number): messages.DatabaseError {
+  const fields: Record<string, string> = {};
+  for (let field = at; field < end && answer[field] !== 0;) {
+    const [text, next] = cstring(answer, field + 1);
+    fields[String.fromCharCode(answer[field]!)] = text;
+    field = next;
+  }
+  const error = new messages.DatabaseError(fields.M ?? 'unknown error', end - at + 5, 'error');
+  for (const [code, key] of Object.entries(ERROR_FIELDS))
+    if (fields[code] !== undefined) (error as unknown as Record<string, string>)[key] = fields[code];
+  return error;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
