@@ -283,19 +283,24 @@ export async function measure(query, { fromMs, toMs }) {
   return { ...rows[0], checkedInWindow: done.rows[0].n };
 }
 
-/** A roll-up run comes within 10 min of any moment (ROLL_UP_EVERY_SECONDS), and takes a while itself. */
-const RUN_AFTER_HOUR_MS = 12 * 60_000;
+/**
+ * The roll-up of an hour runs 15 min after the hour ends (ROLL_UP_GRACE_MS in retention.ts), at the first
+ * 10-minute run from then (ROLL_UP_EVERY_SECONDS), so by 25 min after it, and takes a while itself. The expired
+ * partition is dropped earlier, by the first run after the hour.
+ */
+const RUN_AFTER_HOUR_MS = 27 * 60_000;
 
 /**
  * The long mode's window: it starts at `earliestMs` or later, so that it holds a whole hour (when a one-hour
- * partition expires) and 12 min after it (when the roll-up run that drops it has come). At most 43 min later.
+ * partition expires) and 27 min after it (the drop, then the roll-up of the hour that ended). For a 30-min window
+ * that is at most 57 min later.
  */
 function alignWindow(earliestMs, windowMs) {
   if (windowMs < RUN_AFTER_HOUR_MS + 60_000)
     return {
       fromMs: earliestMs,
       hourMs: null,
-      note: `window shorter than ${(RUN_AFTER_HOUR_MS + 60_000) / 60_000} min: not aligned to an hour, a partition drop in it is luck`,
+      note: `window shorter than ${(RUN_AFTER_HOUR_MS + 60_000) / 60_000} min: not aligned to an hour, the hour's roll-up and a partition drop in it are luck`,
     };
   const hourMs = Math.ceil((earliestMs + 30_000) / HOUR) * HOUR;
   return { fromMs: Math.max(earliestMs, hourMs - (windowMs - RUN_AFTER_HOUR_MS)), hourMs };
