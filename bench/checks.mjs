@@ -283,12 +283,15 @@ export async function measure(query, { fromMs, toMs }) {
   return { ...rows[0], checkedInWindow: done.rows[0].n };
 }
 
+/** ROLL_UP_GRACE_MS (retention.ts): an hour is rolled up by the first roll-up run this long after it ends. */
+const ROLL_UP_GRACE_MS = 15 * 60_000;
+/** ROLL_UP_EVERY_SECONDS (check-engine.ts): one roll-up run per 10-minute slot. */
+const ROLL_UP_EVERY_MS = 10 * 60_000;
 /**
- * The roll-up of an hour runs 15 min after the hour ends (ROLL_UP_GRACE_MS in retention.ts), at the first
- * 10-minute run from then (ROLL_UP_EVERY_SECONDS), so by 25 min after it, and takes a while itself. The expired
- * partition is dropped earlier, by the first run after the hour.
+ * By this long after an hour, the runs have dropped the partition that expired at it (the first run after it) and
+ * rolled the hour up (the first run ROLL_UP_GRACE_MS after it), with 2 min for that run itself.
  */
-const RUN_AFTER_HOUR_MS = 27 * 60_000;
+const RUN_AFTER_HOUR_MS = ROLL_UP_GRACE_MS + ROLL_UP_EVERY_MS + 2 * 60_000;
 
 /**
  * The long mode's window: it starts at `earliestMs` or later, so that it holds a whole hour (when a one-hour
