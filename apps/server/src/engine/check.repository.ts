@@ -298,6 +298,12 @@ export function createCheckRepository(db: Db) {
         ? sql`and monitor_id in (select monitor_id from check_results
             where ${hours} and checked_at >= ${at(options.checkedFrom)})`
         : sql``;
+      // The planner likes the primary key's order (monitor_id first) with an incremental sort by hour: one heap page
+      // per result, as a monitor's results lie one per page across the hour, so ~6 M buffer reads at 100,000
+      // monitors that push the engine's pages out of shared buffers. A sequential scan of the hour's partition and
+      // one sort read each page once, through a small ring of buffers: 10.7 s against 29.4 s for 6 M results
+      // (bench/README.md, 2026-11-28, seventeenth session). Its transaction's setting only.
+      await db.execute(sql`set local enable_incremental_sort = off`);
       const rows = await rowsOf<{ n: number }>(
         db,
         sql`with rolled as (
