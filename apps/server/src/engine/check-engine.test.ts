@@ -1,5 +1,5 @@
 import { createSandbox, type Sandbox } from '@vigil/sandbox';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckers } from '../checks/all-checkers.ts';
 import type { Checker } from '../checks/checker.ts';
@@ -526,6 +526,104 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
       { hour: at(0), checks: 61 },
       { hour: at(1), checks: 10 },
     ]);
+  });
+
+  describe('slice by slice of monitors', () => {
+    /** Three monitors with an hour of results from `day`: monitor k answers in (i + 1) × (k + 1) ms, fails every 10th. */
+    async function threeMonitors(day: string) {
+      const subject = await rollUpSubject('/sliced-0', day);
+      const owner = await userWithVerifiedEmail(store, clock.now());
+      const ids = [subject.id];
+      for (const k of [1, 2])
+        ids.push(
+          await insertMonitor(database.db, {
+            userId: owner.id,
+            email: owner.email,
+            url: `${site.url}/sliced-${k}`,
+            nextCheckAt: clock.now(),
+          }),
+        );
+      await database.db.insert(checkResults).values(
+        ids.flatMap((monitorId, k) =>
+          Array.from({ length: 60 }, (_, i) => ({
+            monitorId,
+            slotAt: new Date(subject.base + i * MINUTE_MS),
+            checkedAt: new Date(subject.base + i * MINUTE_MS + 2_000),
+            ok: i % 10 !== 0,
+            responseMs: (i + 1) * (k + 1),
+          })),
+        ),
+      );
+      const rollupsOf = async () =>
+        (await database.db.select().from(checkRollups).where(inArray(checkRollups.monitorId, ids)))
+          .map(({ monitorId, checks, failures, p50Ms }) => ({
+            k: ids.indexOf(monitorId),
+            checks,
+            failures,
+            p50Ms,
+          }))
+          .sort((a, b) => a.k - b.k);
+      const whole = [0, 1, 2].map((k) => ({ k, checks: 60, failures: 6, p50Ms: 30.5 * (k + 1) }));
+      return { ...subject, ids, rollupsOf, whole };
+    }
+
+    const progress = async () =>
+      (await database.db.select().from(rollupProgress).where(eq(rollupProgress.source, 'check_results')))[0]
+        ?.rolledUntil;
+
+    it('gives the figures of one pass, resting after each slice as long as it took', async () => {
+      const { at, rollupsOf, whole } = await threeMonitors('2026-02-20T00:00:00Z');
+      const rests: number[] = [];
+      const pacing = { sliceMonitors: 1, maxSlices: 1_000, rest: async (ms: number) => void rests.push(ms) };
+
+      expect((await rollUpAndPrune(store, at(1 + 20 / 60), 48, pacing)).rolledUp).toBe(3);
+      expect(await rollupsOf()).toEqual(whole);
+      // A slice per monitor of the database: a rest between each two.
+      expect(rests).toHaveLength((await store.checks.countMonitors()) - 1);
+      expect(rests.every((ms) => ms >= 0)).toBe(true);
+      expect(await progress()).toEqual(at(1));
+    });
+
+    it('leaves the progress where it was when a run dies between slices; the next run rolls every slice up', async () => {
+      const { at, rollupsOf, whole } = await threeMonitors('2026-02-21T00:00:00Z');
+      let rests = 0;
+      const dying = {
+        sliceMonitors: 1,
+        maxSlices: 1_000,
+        rest: async () => {
+          if (++rests === 2) throw new Error('worker stopped');
+        },
+      };
+
+      await expect(rollUpAndPrune(store, at(1 + 20 / 60), 48, dying)).rejects.toThrow('worker stopped');
+      // Two slices ran: at most one monitor of the database has its hour rolled up, and the progress did not move.
+      expect((await rollupsOf()).length).toBeLessThan(3);
+      expect(await progress()).toEqual(at(-1));
+
+      expect((await rollUpAndPrune(store, at(1 + 30 / 60), 48)).rolledUp).toBe(3);
+      expect(await rollupsOf()).toEqual(whole);
+      expect(await progress()).toEqual(at(1));
+    });
+
+    it('stops when another run rolled the hours up meanwhile', async () => {
+      const { at, rollupsOf, whole } = await threeMonitors('2026-02-22T00:00:00Z');
+      let rests = 0;
+      let other = 0;
+      const overtaken = {
+        sliceMonitors: 1,
+        maxSlices: 1_000,
+        // While this run rests after its first slice, another rolls the same hours up whole.
+        rest: async () => {
+          if (++rests === 1) other = (await rollUpAndPrune(store, at(1 + 20 / 60), 48)).rolledUp;
+        },
+      };
+
+      // The first slice held one monitor (of this test or another's); then the run stopped.
+      expect((await rollUpAndPrune(store, at(1 + 20 / 60), 48, overtaken)).rolledUp).toBeLessThanOrEqual(1);
+      expect(rests).toBe(1);
+      expect(other).toBe(3);
+      expect(await rollupsOf()).toEqual(whole);
+    });
   });
 });
 

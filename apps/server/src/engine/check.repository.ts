@@ -44,6 +44,12 @@ interface ClaimRow {
   slot_text: string;
 }
 
+/** Monitors whose ids are at least `from` and below `to`; null is unbounded. */
+export interface MonitorRange {
+  from: string | null;
+  to: string | null;
+}
+
 /** One checked slot, ready to be written. */
 export interface CheckedSlot {
   monitorId: string;
@@ -283,46 +289,89 @@ export function createCheckRepository(db: Db) {
     },
 
     /**
+     * Splits the monitors into ranges of `size` each, in id order (the last holds the rest), that together cover
+     * every id: the first range is unbounded below and the last above, so a monitor created meanwhile falls into
+     * one of them.
+     */
+    async monitorRanges(size: number): Promise<MonitorRange[]> {
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`select id::text from (select id, row_number() over (order by id) as n from monitors) numbered
+            where n > 1 and (n - 1) % ${Math.max(1, Math.floor(size))} = 0 order by id`,
+      );
+      const bounds = [null, ...rows.map((row) => row.id), null];
+      return bounds.slice(0, -1).map((from, i) => ({ from, to: bounds[i + 1] ?? null }));
+    },
+
+    /** How many monitors there are, paused ones included. */
+    async countMonitors(): Promise<number> {
+      const [row] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from monitors`);
+      return row?.n ?? 0;
+    },
+
+    /**
+     * The monitors with a result of the hours from `from` to `until` (exclusive) checked at or after
+     * `checkedFrom`: written after an earlier roll-up of those hours, or too close to it to be sure. A scan, far
+     * cheaper than the roll-up's sorts.
+     */
+    async lateMonitors(from: Date, until: Date, checkedFrom: Date): Promise<string[]> {
+      const rows = await rowsOf<{ id: string }>(
+        db,
+        sql`select distinct monitor_id::text as id from check_results
+            where slot_at >= ${at(from)} and slot_at < ${at(until)} and checked_at >= ${at(checkedFrom)}`,
+      );
+      return rows.map((row) => row.id);
+    },
+
+    /**
      * Rolls raw results up per hour of their slot for every hour from `from` on (up to `until`, exclusive, when
      * given), replacing earlier roll-ups of those hours; call it only for hours whose raw results are all still
-     * kept. With `checkedFrom`, only the monitors with a result in those hours checked from then on (results
-     * written after an earlier roll-up of the hours): finding them is a scan, far cheaper than the roll-up's
-     * sorts. Filtering on `slot_at`, the partition key, it reads only the partitions holding those hours. A check
-     * starts at or after its slot, so `checked_at >= from` drops no row: it lets the old table migration 0011
-     * attached be read by its `checked_at` index in the hours its range still reaches.
+     * kept. With `monitors`, only those monitors: a range of ids, or a list. Filtering on `slot_at`, the
+     * partition key, it reads only the partitions holding those hours. A check starts at or after its slot, so
+     * `checked_at >= from` drops no row: it lets the old table migration 0011 attached be read by its
+     * `checked_at` index in the hours its range still reaches. Its own transaction (a savepoint inside the
+     * caller's), so its planner setting holds wherever it is called from.
      */
-    async rollUp(from: Date, until?: Date, options: { checkedFrom?: Date } = {}): Promise<number> {
+    async rollUp(
+      from: Date,
+      until?: Date,
+      options: { monitors?: MonitorRange | string[] } = {},
+    ): Promise<number> {
+      const { monitors } = options;
+      if (Array.isArray(monitors) && monitors.length === 0) return 0;
       const hours = sql`slot_at >= ${at(from)} and checked_at >= ${at(from)}
         ${until ? sql`and slot_at < ${at(until)}` : sql``}`;
-      const late = options.checkedFrom
-        ? sql`and monitor_id in (select monitor_id from check_results
-            where ${hours} and checked_at >= ${at(options.checkedFrom)})`
-        : sql``;
-      // The planner likes the primary key's order (monitor_id first) with an incremental sort by hour: one heap page
-      // per result, as a monitor's results lie one per page across the hour, so ~6 M buffer reads at 100,000
-      // monitors that push the engine's pages out of shared buffers. A sequential scan of the hour's partition and
-      // one sort read each page once, through a small ring of buffers: 10.7 s against 29.4 s for 6 M results
-      // (bench/README.md, 2026-11-28, seventeenth session). Its transaction's setting only.
-      await db.execute(sql`set local enable_incremental_sort = off`);
-      const rows = await rowsOf<{ n: number }>(
-        db,
-        sql`with rolled as (
-              insert into check_rollups (monitor_id, hour, checks, failures, p50_ms, p95_ms, p99_ms, avg_ms)
-              select monitor_id, date_trunc('hour', slot_at, 'UTC'), count(*), count(*) filter (where not ok),
-                percentile_cont(0.5) within group (order by response_ms),
-                percentile_cont(0.95) within group (order by response_ms),
-                percentile_cont(0.99) within group (order by response_ms),
-                avg(response_ms)
-              from check_results
-              where ${hours} ${late}
-              group by monitor_id, date_trunc('hour', slot_at, 'UTC')
-              on conflict (monitor_id, hour) do update set
-                checks = excluded.checks, failures = excluded.failures, p50_ms = excluded.p50_ms,
-                p95_ms = excluded.p95_ms, p99_ms = excluded.p99_ms, avg_ms = excluded.avg_ms
-              returning 1)
-            select count(*)::int as n from rolled`,
-      );
-      return rows[0]?.n ?? 0;
+      const ofMonitors = Array.isArray(monitors)
+        ? sql`and monitor_id = any(${pgArray(monitors)}::uuid[])`
+        : sql`${monitors?.from ? sql`and monitor_id >= ${monitors.from}::uuid` : sql``}
+          ${monitors?.to ? sql`and monitor_id < ${monitors.to}::uuid` : sql``}`;
+      return db.transaction(async (tx) => {
+        // The planner likes the primary key's order (monitor_id first) with an incremental sort by hour: one heap
+        // page per result, as a monitor's results lie one per page across the hour, so ~6 M buffer reads at
+        // 100,000 monitors that push the engine's pages out of shared buffers. A sequential scan of the hour's
+        // partition and one sort read each page once, through a small ring of buffers: 10.7 s against 29.4 s for
+        // 6 M results (bench/README.md, 2026-11-28, seventeenth session).
+        await tx.execute(sql`set local enable_incremental_sort = off`);
+        const rows = await rowsOf<{ n: number }>(
+          tx,
+          sql`with rolled as (
+                insert into check_rollups (monitor_id, hour, checks, failures, p50_ms, p95_ms, p99_ms, avg_ms)
+                select monitor_id, date_trunc('hour', slot_at, 'UTC'), count(*), count(*) filter (where not ok),
+                  percentile_cont(0.5) within group (order by response_ms),
+                  percentile_cont(0.95) within group (order by response_ms),
+                  percentile_cont(0.99) within group (order by response_ms),
+                  avg(response_ms)
+                from check_results
+                where ${hours} ${ofMonitors}
+                group by monitor_id, date_trunc('hour', slot_at, 'UTC')
+                on conflict (monitor_id, hour) do update set
+                  checks = excluded.checks, failures = excluded.failures, p50_ms = excluded.p50_ms,
+                  p95_ms = excluded.p95_ms, p99_ms = excluded.p99_ms, avg_ms = excluded.avg_ms
+                returning 1)
+              select count(*)::int as n from rolled`,
+        );
+        return rows[0]?.n ?? 0;
+      });
     },
 
     /**

@@ -69,6 +69,29 @@ export async function maintainResultPartitions(
 }
 
 /**
+ * How the roll-up shares the machine: it rolls up `sliceMonitors` monitors at a time (more when that would make
+ * over `maxSlices` slices) and rests between slices as long as the slice took, so it takes at most half a core
+ * while the checks run beside it. Each slice reads the closed hours' results once and sorts its own monitors'.
+ */
+export interface RollUpPacing {
+  sliceMonitors: number;
+  maxSlices: number;
+  rest(ms: number): Promise<void>;
+}
+
+/**
+ * At 100,000 monitors an hour holds 6 M results, and rolling them up in one statement took a core for 10 s or
+ * more: the checks beside it fell seconds behind on a slow machine (bench/README.md, seventeenth and eighteenth
+ * sessions). A slice of 25,000 (1.5 M results) takes a few seconds. Each slice scans the hours whole, so the
+ * slices are capped: past 200,000 monitors they grow instead.
+ */
+export const ROLL_UP_PACING: RollUpPacing = {
+  sliceMonitors: 25_000,
+  maxSlices: 8,
+  rest: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
  * Rolls up the hours that closed since the last run (upsert, so a pass may repeat), then keeps the partitions:
  * creates those ahead and drops those wholly older than the retention window, so storage stays flat (retention
  * plus at most one partition width of raw rows, and one roll-up row per monitor and hour). An hour is rolled up
@@ -82,20 +105,52 @@ export async function rollUpAndPrune(
   store: Store,
   now: Date,
   retentionHours: number,
+  pacing: RollUpPacing = ROLL_UP_PACING,
 ): Promise<{ rolledUp: number } & PartitionMaintenance> {
+  const rolledUp = await rollUpClosedHours(store, now, retentionHours, pacing);
+  return { rolledUp, ...(await maintainResultPartitions(store, now, retentionHours)) };
+}
+
+/**
+ * The roll-up, slice by slice of monitors (`pacing`). Each slice is a transaction that holds the progress row,
+ * so runs from several processes take turns; the progress moves on with the last slice only. A run that dies
+ * midway leaves the progress where it was, and the next run rolls the same hours up again, every slice (the
+ * roll-ups are upserts). A run that finds the progress moved meanwhile (another run finished the hours) stops.
+ */
+async function rollUpClosedHours(
+  store: Store,
+  now: Date,
+  retentionHours: number,
+  pacing: RollUpPacing,
+): Promise<number> {
   const cutoff = retentionCutoff(now, retentionHours);
   const closed = startOfHour(now.getTime() - ROLL_UP_GRACE_MS);
-  const rolledUp = await store.transaction(async (tx) => {
-    const rolledUntil = await tx.checks.rolledUntil(startOfHour(now.getTime() - FIRST_RUN_HOURS * HOUR_MS));
-    if (closed.getTime() <= rolledUntil.getTime()) return 0;
-    // The hour rolled up last time, again for the monitors with a result checked after it ended: written after
-    // that roll-up, or too close to it to be sure.
-    const again = new Date(rolledUntil.getTime() - HOUR_MS);
-    let count =
-      again >= cutoff ? await tx.checks.rollUp(again, rolledUntil, { checkedFrom: rolledUntil }) : 0;
-    count += await tx.checks.rollUp(new Date(Math.max(rolledUntil.getTime(), cutoff.getTime())), closed);
-    await tx.checks.setRolledUntil(closed);
-    return count;
-  });
-  return { rolledUp, ...(await maintainResultPartitions(store, now, retentionHours)) };
+  const initial = startOfHour(now.getTime() - FIRST_RUN_HOURS * HOUR_MS);
+  const start = await store.transaction((tx) => tx.checks.rolledUntil(initial));
+  if (closed.getTime() <= start.getTime()) return 0;
+  // The hour rolled up last time, again for the monitors with a result checked after it ended: found once, with
+  // one scan of that hour, and rolled up with the first slice.
+  const again = new Date(start.getTime() - HOUR_MS);
+  const late = again >= cutoff ? await store.checks.lateMonitors(again, start, start) : [];
+  const from = new Date(Math.max(start.getTime(), cutoff.getTime()));
+  const monitors = await store.checks.countMonitors();
+  const ranges = await store.checks.monitorRanges(
+    Math.max(pacing.sliceMonitors, Math.ceil(monitors / pacing.maxSlices)),
+  );
+  let count = 0;
+  for (const [i, range] of ranges.entries()) {
+    const last = i === ranges.length - 1;
+    const started = performance.now();
+    const rolled = await store.transaction(async (tx) => {
+      if ((await tx.checks.rolledUntil(initial)).getTime() !== start.getTime()) return null;
+      let n = i === 0 ? await tx.checks.rollUp(again, start, { monitors: late }) : 0;
+      n += await tx.checks.rollUp(from, closed, { monitors: range });
+      if (last) await tx.checks.setRolledUntil(closed);
+      return n;
+    });
+    if (rolled === null) break;
+    count += rolled;
+    if (!last) await pacing.rest(performance.now() - started);
+  }
+  return count;
 }
