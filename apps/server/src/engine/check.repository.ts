@@ -289,24 +289,20 @@ export function createCheckRepository(db: Db) {
     },
 
     /**
-     * Splits the monitors into ranges of `size` each, in id order (the last holds the rest), that together cover
-     * every id: the first range is unbounded below and the last above, so a monitor created meanwhile falls into
-     * one of them.
+     * Splits the monitors into ranges of `size` each, or of more when that would make over `maxRanges`, in id
+     * order (the last holds the rest), that together cover every id: the first range is unbounded below and the
+     * last above, so a monitor created meanwhile falls into one of them.
      */
-    async monitorRanges(size: number): Promise<MonitorRange[]> {
+    async monitorRanges(size: number, maxRanges: number): Promise<MonitorRange[]> {
       const rows = await rowsOf<{ id: string }>(
         db,
-        sql`select id::text from (select id, row_number() over (order by id) as n from monitors) numbered
-            where n > 1 and (n - 1) % ${Math.max(1, Math.floor(size))} = 0 order by id`,
+        sql`select id::text from (
+              select id, row_number() over (order by id) as n, count(*) over () as total from monitors) numbered
+            where n > 1 and (n - 1) % greatest(${Math.max(1, Math.floor(size))}::bigint, ceil(total::float8 / ${maxRanges})::bigint) = 0
+            order by id`,
       );
       const bounds = [null, ...rows.map((row) => row.id), null];
       return bounds.slice(0, -1).map((from, i) => ({ from, to: bounds[i + 1] ?? null }));
-    },
-
-    /** How many monitors there are, paused ones included. */
-    async countMonitors(): Promise<number> {
-      const [row] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from monitors`);
-      return row?.n ?? 0;
     },
 
     /**

@@ -133,10 +133,7 @@ async function rollUpClosedHours(
   const again = new Date(start.getTime() - HOUR_MS);
   const late = again >= cutoff ? await store.checks.lateMonitors(again, start, start) : [];
   const from = new Date(Math.max(start.getTime(), cutoff.getTime()));
-  const monitors = await store.checks.countMonitors();
-  const ranges = await store.checks.monitorRanges(
-    Math.max(pacing.sliceMonitors, Math.ceil(monitors / pacing.maxSlices)),
-  );
+  const ranges = await store.checks.monitorRanges(pacing.sliceMonitors, pacing.maxSlices);
   let count = 0;
   for (const [i, range] of ranges.entries()) {
     const last = i === ranges.length - 1;
