@@ -15,7 +15,7 @@ import { openDatabase } from './db/database.ts';
 import { createStore } from './db/store.ts';
 import { createWakeups } from './db/wakeups.ts';
 import { createCheckEngine, type CheckEngine } from './engine/check-engine.ts';
-import { maintainResultPartitions } from './engine/retention.ts';
+import { maintainResultPartitions, rollUpPacingFor } from './engine/retention.ts';
 import { startJobs } from './jobs/job-queue.ts';
 import { systemClock } from './lib/clock.ts';
 import { createAckLinks } from './modules/alerts/ack-link.ts';
@@ -151,6 +151,7 @@ async function main(config: Config): Promise<void> {
     ackLink: (incidentId) => ackLinks.createAckLink(incidentId),
     publicUrl: config.publicUrl,
     resultRetentionHours: config.resultRetentionHours,
+    rollUpPacing: rollUpPacingFor(database.kind),
     phone: config.twilio ? createTwilioClient(config.twilio) : null,
     phonePolicy: DEFAULT_PHONE_POLICY,
     queue: jobs.queue,

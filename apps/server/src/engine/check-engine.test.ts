@@ -27,7 +27,7 @@ import { HEALTHY, startTargetServer, type TargetServer } from '../test/target-se
 import { createTestClock, type TestClock } from '../test/test-clock.ts';
 import { UNVERIFIED_EMAIL } from './alert-events.ts';
 import { createCheckEngine, START_TICK_MS, type CheckEngine } from './check-engine.ts';
-import { rollUpAndPrune } from './retention.ts';
+import { rollUpAndPrune, rollUpPacingFor } from './retention.ts';
 
 const silentLog = {
   info: () => undefined,
@@ -100,6 +100,7 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
       ackLink: (id) => ackLinks.createAckLink(id),
       publicUrl: 'http://vigil.test',
       resultRetentionHours: 48,
+      rollUpPacing: rollUpPacingFor(database.kind),
       phone: null,
       phonePolicy: DEFAULT_PHONE_POLICY,
       queue: jobs.queue,

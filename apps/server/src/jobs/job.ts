@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Store } from '../db/store.ts';
+import type { RollUpPacing } from '../engine/retention.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { PhonePolicy } from '../delivery/delivery.ts';
 import type { EmailSender } from '../notify/email.ts';
@@ -31,6 +32,8 @@ export interface WorkerDeps {
   billing?: BillingWorker | null;
   /** Raw check results are kept this long, then only their hourly roll-ups. */
   resultRetentionHours: number;
+  /** How the hourly roll-up shares the machine with the checks: `rollUpPacingFor` the database. */
+  rollUpPacing: RollUpPacing;
 }
 
 export interface RetryPolicy {

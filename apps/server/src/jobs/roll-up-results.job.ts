@@ -13,9 +13,9 @@ export const rollUpResultsJob = defineJob<Record<string, never>>({
   payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
   retry: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
   concurrency: 1,
-  async handle(_payload, { store, clock, resultRetentionHours, log }) {
+  async handle(_payload, { store, clock, resultRetentionHours, rollUpPacing, log }) {
     const now = clock.now();
-    const results = await rollUpAndPrune(store, now, resultRetentionHours);
+    const results = await rollUpAndPrune(store, now, resultRetentionHours, rollUpPacing);
     // Binding states and held installs expire; webhook ids are kept a week, past Shopify's 48 hours of retries.
     await store.connections.deleteExpiredStates(now);
     await store.connections.deleteExpiredHeld(now);

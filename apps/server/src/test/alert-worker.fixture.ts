@@ -17,6 +17,7 @@ import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
 import { deliverAlertJob } from '../jobs/deliver-alert.job.ts';
 import type { JobDefinition } from '../jobs/job.ts';
 import { startJobs } from '../jobs/job-queue.ts';
+import { rollUpPacingFor } from '../engine/retention.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createEmailSender, type EmailSender } from '../notify/email.ts';
 import { createTwilioClient, type PhoneSender } from '../notify/twilio.ts';
@@ -116,6 +117,7 @@ await jobs.run({
   ackLink: async (id) => `${publicUrl}/ack/${id}`,
   publicUrl,
   resultRetentionHours: 48,
+  rollUpPacing: rollUpPacingFor(database.kind),
   queue: jobs.queue,
 });
 process.stdout.write('ready\n');

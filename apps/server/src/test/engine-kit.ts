@@ -7,6 +7,7 @@ import { systemClock } from '../lib/clock.ts';
 import { monitors } from '../db/schema.ts';
 import { createStore, type Store } from '../db/store.ts';
 import { recordEventDeliveries } from '../engine/alert-events.ts';
+import { rollUpPacingFor } from '../engine/retention.ts';
 import { newMonitorKey } from '../modules/auth/auth.service.ts';
 import { uniqueEmail } from './test-app.ts';
 
@@ -111,6 +112,7 @@ export function quietWorkerDeps(database: Database, queue: WorkerDeps['queue']):
     ackLink: async () => 'http://localhost/ack',
     publicUrl: 'http://localhost',
     resultRetentionHours: 48,
+    rollUpPacing: rollUpPacingFor(database.kind),
     phone: null,
     phonePolicy: DEFAULT_PHONE_POLICY,
     queue,

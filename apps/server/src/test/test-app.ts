@@ -9,6 +9,7 @@ import { buildApp, type AppDeps } from '../app.ts';
 import type { Database } from '../db/database.ts';
 import { createStore } from '../db/store.ts';
 import { createWakeups } from '../db/wakeups.ts';
+import { rollUpPacingFor } from '../engine/retention.ts';
 import { startJobs, type Jobs } from '../jobs/job-queue.ts';
 import { createAckLinks } from '../modules/alerts/ack-link.ts';
 import {
@@ -155,6 +156,7 @@ export async function startTestApp(
     ackLink: (incidentId) => ackLinks.createAckLink(incidentId),
     publicUrl: url,
     resultRetentionHours: 48,
+    rollUpPacing: rollUpPacingFor(database.kind),
     phone: createTwilioClient(twilio),
     phonePolicy,
     queue: jobs.queue,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountNotices, monitors, providerConnections, users } from '../../db/schema.ts';
 import { createStore, type Store } from '../../db/store.ts';
 import { PHONE_CONTACT } from '../../engine/alert-events.ts';
+import { rollUpPacingFor } from '../../engine/retention.ts';
 import { DEFAULT_PHONE_POLICY } from '../../delivery/delivery.ts';
 import { applyPlanLimitsJob } from '../../jobs/apply-plan-limits.job.ts';
 import type { WorkerDeps } from '../../jobs/job.ts';
@@ -42,6 +43,7 @@ describe.each(databases)('plan limits over time on $name', (testDatabase) => {
         phonePolicy: DEFAULT_PHONE_POLICY,
         ackLink: async () => t.url,
         resultRetentionHours: 48,
+        rollUpPacing: rollUpPacingFor(t.database.kind),
       } satisfies WorkerDeps,
       { id: 'test', retryCount: 0, retryLimit: 2, expireInSeconds: 120 },
     );
