@@ -1,4 +1,5 @@
 import { Menu, Text } from '@mantine/core';
+import { useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { IconLogout, IconSettings } from '../icons.tsx';
 import { AccountButton } from './account-button.tsx';
@@ -10,10 +11,16 @@ import type { UserMenuProps } from './user-menu.tsx';
  * click that asked for it.
  */
 export default function AccountMenu({ email, onLogout, loggingOut = false }: UserMenuProps) {
+  const [opened, setOpened] = useState(true);
+  // Escape closes the menu from its button too: the menu takes the focus a moment after it opens, and Mantine
+  // hears Escape only inside it, so an Escape pressed at once would leave it open.
+  const closeOnEscape = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key === 'Escape' && opened) setOpened(false);
+  };
   return (
-    <Menu position="bottom-end" width={220} withinPortal shadow="md" defaultOpened>
+    <Menu position="bottom-end" width={220} withinPortal shadow="md" opened={opened} onChange={setOpened}>
       <Menu.Target>
-        <AccountButton email={email} />
+        <AccountButton email={email} onKeyDown={closeOnEscape} />
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>

@@ -139,6 +139,21 @@ describe('AppShell', () => {
     expect(onLogout).toHaveBeenCalledTimes(1);
   });
 
+  it('closes the account menu on Escape pressed on its button, before the menu has taken the focus', async () => {
+    setUserInfo(user);
+    renderShell('/app/alerts');
+    await userEvent.click(screen.getByRole('button', { name: 'Account menu for owner@shop.com' }));
+    expect(await screen.findByRole('menu')).toBeVisible();
+    // The menu's own button, which took the place of the one that fetched its code.
+    const button = screen.getByRole('button', { name: 'Account menu for owner@shop.com' });
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+
+    button.focus();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('renders nothing without a stored user', () => {
     renderShell('/app/monitor');
     expect(screen.queryByRole('navigation')).toBeNull();
