@@ -5,7 +5,7 @@ import { checkRollups, rollupProgress } from '../db/schema.ts';
 import { createStore, type Store } from '../db/store.ts';
 import { rollUpPacingFor } from '../engine/retention.ts';
 import { databases } from '../test/databases.ts';
-import { insertMonitor, userWithVerifiedEmail } from '../test/engine-kit.ts';
+import { copyMonitor, insertMonitor, userWithVerifiedEmail } from '../test/engine-kit.ts';
 import { SILENT_LOG } from '../test/integration-kit.ts';
 import { createTestClock } from '../test/test-clock.ts';
 import type { WorkerDeps } from './job.ts';
@@ -34,12 +34,7 @@ describe.each(databases)('the hourly roll-up job on $name', (kind) => {
       url: 'https://shop.example/',
       nextCheckAt: hour,
     });
-    await database.db.execute(sql`
-      insert into monitors (user_id, name, service, target, conditions, interval_seconds, repeat_interval_minutes,
-        confirmations, alert_settings, language_code, paused, status, next_check_at, created_at, updated_at)
-      select user_id, name || i, service, target, conditions, interval_seconds, repeat_interval_minutes,
-        confirmations, alert_settings, language_code, paused, status, next_check_at, created_at, updated_at
-      from monitors, generate_series(1, ${count - 1}) i where id = ${first}`);
+    await copyMonitor(database.db, first, count - 1);
     await database.db.execute(sql`
       insert into check_results (monitor_id, slot_at, checked_at, ok, response_ms)
       select id, ${hour.toISOString()}::timestamptz + interval '7 minutes',

@@ -1,5 +1,5 @@
 import type { WebsiteConditions } from '@vigil/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database, Db } from '../db/database.ts';
 import { DEFAULT_PHONE_POLICY } from '../delivery/delivery.ts';
 import type { WorkerDeps } from '../jobs/job.ts';
@@ -67,6 +67,17 @@ export async function insertMonitor(db: Db, m: TestMonitor): Promise<string> {
     })
     .returning({ id: monitors.id });
   return row!.id;
+}
+
+/** `count` copies of monitor `id` in one statement, named `<name>1`, `<name>2`…, each created a second after the last. */
+export async function copyMonitor(db: Db, id: string, count: number): Promise<void> {
+  await db.execute(sql`
+    insert into monitors (user_id, name, service, target, conditions, interval_seconds, repeat_interval_minutes,
+      confirmations, alert_settings, language_code, paused, status, next_check_at, created_at, updated_at)
+    select user_id, name || i, service, target, conditions, interval_seconds, repeat_interval_minutes,
+      confirmations, alert_settings, language_code, paused, status, next_check_at,
+      created_at + i * interval '1 second', updated_at
+    from monitors, generate_series(1, ${count}) i where id = ${id}`);
 }
 
 export async function monitorRow(db: Db, id: string) {

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { rowsOf } from '../../db/raw-sql.ts';
 import { createStore } from '../../db/store.ts';
 import { databases, oneSession } from '../../test/databases.ts';
-import { insertMonitor, userWithVerifiedEmail } from '../../test/engine-kit.ts';
+import { copyMonitor, insertMonitor, userWithVerifiedEmail } from '../../test/engine-kit.ts';
 import { createMonitorRepository } from './monitor.repository.ts';
 
 describe.each(databases)('the list page’s statement on $name', (testDatabase) => {
@@ -34,13 +34,7 @@ describe.each(databases)('the list page’s statement on $name', (testDatabase) 
         email: owner.email,
         nextCheckAt: start,
       });
-      await database.db.execute(sql`
-        insert into monitors (user_id, name, service, target, conditions, interval_seconds, repeat_interval_minutes,
-          confirmations, alert_settings, language_code, paused, status, next_check_at, created_at, updated_at)
-        select user_id, name || i, service, target, conditions, interval_seconds, repeat_interval_minutes,
-          confirmations, alert_settings, language_code, paused, status, next_check_at,
-          created_at + i * interval '1 second', updated_at
-        from monitors, generate_series(1, 499) i where id = ${first}`);
+      await copyMonitor(database.db, first, 499);
     }
     await database.db.execute(sql`analyze monitors, monitor_order, monitor_counts`);
     [otherId, userId] = owners.map((owner) => owner.id) as [string, string];
