@@ -5,10 +5,8 @@ import { checkRollups, rollupProgress } from '../db/schema.ts';
 import { createStore, type Store } from '../db/store.ts';
 import { rollUpPacingFor } from '../engine/retention.ts';
 import { databases } from '../test/databases.ts';
-import { copyMonitor, insertMonitor, userWithVerifiedEmail } from '../test/engine-kit.ts';
-import { SILENT_LOG } from '../test/integration-kit.ts';
+import { copyMonitor, insertMonitor, quietWorkerDeps, userWithVerifiedEmail } from '../test/engine-kit.ts';
 import { createTestClock } from '../test/test-clock.ts';
-import type { WorkerDeps } from './job.ts';
 import { rollUpResultsJob } from './roll-up-results.job.ts';
 
 const hour = new Date('2026-11-20T10:00:00.000Z');
@@ -46,12 +44,10 @@ describe.each(databases)('the hourly roll-up job on $name', (kind) => {
     await monitorsWithAnHour(2_500);
     const rests: number[] = [];
     const deps = {
-      store,
+      ...quietWorkerDeps(database, { send: () => Promise.reject(new Error('the roll-up sends no job')) }),
       clock: createTestClock(new Date(hour.getTime() + 80 * 60_000)),
-      resultRetentionHours: 48,
       rollUpPacing: { ...rollUpPacingFor(database.kind), rest: async (ms: number) => void rests.push(ms) },
-      log: SILENT_LOG,
-    } as unknown as WorkerDeps;
+    };
 
     await rollUpResultsJob.handle({}, deps, attempt);
 

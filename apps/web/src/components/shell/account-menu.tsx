@@ -15,7 +15,7 @@ export default function AccountMenu({ email, onLogout, loggingOut = false }: Use
   // Escape closes the menu from its button too: the menu takes the focus a moment after it opens, and Mantine
   // hears Escape only inside it, so an Escape pressed at once would leave it open.
   const closeOnEscape = (event: KeyboardEvent<HTMLButtonElement>) => {
-    if (event.key === 'Escape' && opened) setOpened(false);
+    if (event.key === 'Escape') setOpened(false);
   };
   return (
     <Menu position="bottom-end" width={220} withinPortal shadow="md" opened={opened} onChange={setOpened}>
