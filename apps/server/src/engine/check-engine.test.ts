@@ -864,9 +864,9 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
   }
 
   /** An engine on the real clock whose checks pass at once, noting when each slot's check started. */
-  function engineNoting(started: Map<number, number>): CheckEngine {
+  function engineNoting(started: Map<number, number>, through: Store = store): CheckEngine {
     return createCheckEngine({
-      store,
+      store: through,
       queue: noQueue,
       clock: systemClock,
       checkers: {
@@ -917,6 +917,42 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
         )})`,
       );
     expect(results).toHaveLength(slots.size);
+  });
+
+  it('walks the due index from its latest claimed slot, and still takes a slot left behind when its lease ends', async () => {
+    const slots = await monitorsDueIn([300, 450, 700, 1200, 1600, 2000]);
+    // Due first, but held by a worker that died: its lease runs out 900 ms from now.
+    const [[orphan, orphanSlot]] = [...(await monitorsDueIn([250]))] as [[string, number]];
+    const leaseEnd = Date.now() + 900;
+    await database.db
+      .update(monitors)
+      .set({ claimedUntil: new Date(leaseEnd) })
+      .where(eq(monitors.id, orphan));
+    const froms: (string | undefined)[] = [];
+    const claimDue: Store['checks']['claimDue'] = (options) => {
+      froms.push(options.from);
+      return store.checks.claimDue(options);
+    };
+    const started = new Map<number, number>();
+    const engine = engineNoting(started, { ...store, checks: { ...store.checks, claimDue } });
+    engine.start();
+    try {
+      for (let waited = 0; started.size < slots.size + 1; waited += 20) {
+        if (waited > 5_000) throw new Error(`only ${started.size} of ${slots.size + 1} checks started`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await engine.stop();
+    }
+    for (const slot of slots.values()) {
+      const lateMs = started.get(slot)! - slot;
+      expect(lateMs).toBeGreaterThanOrEqual(0);
+      expect(lateMs).toBeLessThan(START_TICK_MS + 100);
+    }
+    // Some claims walked from a claimed slot on; one from the start took the orphan within a second or so.
+    expect(froms.filter((from) => from !== undefined).length).toBeGreaterThan(0);
+    expect(started.get(orphanSlot)!).toBeGreaterThanOrEqual(leaseEnd);
+    expect(started.get(orphanSlot)! - leaseEnd).toBeLessThan(2_000);
   });
 
   it('gives back a slot it claimed ahead when stopped before its time, unchecked', async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.ts';
+import { rowsOf } from '../db/raw-sql.ts';
 import { createStore } from '../db/store.ts';
 import { HOUR_MS, MINUTE_MS } from '../lib/clock.ts';
 import { countCheck, type HourlyTally } from '../modules/monitors/uptime-tally.ts';
@@ -124,3 +125,46 @@ describe.each(databases)(
     });
   },
 );
+
+describe.each(databases)('the claim on $name', (kind) => {
+  let database: Database;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ database, drop } = await kind.create());
+  });
+  afterAll(() => drop());
+
+  it('walks from a given slot on, leaving earlier ones to a claim from the start', async () => {
+    const owner = await userWithVerifiedEmail(createStore(database.db), new Date(H));
+    const ids: string[] = [];
+    for (const ms of [0, 1, 1_000, 2_000])
+      ids.push(
+        await insertMonitor(database.db, {
+          userId: owner.id,
+          email: owner.email,
+          url: 'http://x',
+          nextCheckAt: new Date(H + ms),
+        }),
+      );
+    const repository = createCheckRepository(database.db);
+    const claim = (from?: string) =>
+      repository.claimDue({
+        now: new Date(H + 5_000),
+        leaseUntil: new Date(H + MINUTE_MS),
+        limit: 10,
+        services: ['website'],
+        from,
+      });
+
+    const held = await rowsOf<{ slot: string }>(
+      database.db,
+      sql`select next_check_at::text as slot from monitors where id = ${ids[2]}::uuid`,
+    );
+    const fromSlot = await claim(held[0]!.slot);
+    expect(fromSlot.map((m) => m.id).sort()).toEqual([ids[2], ids[3]].sort());
+    // The millisecond before it is not taken by the walk from it, but by the next from the start.
+    const fromStart = await claim();
+    expect(fromStart.map((m) => m.id).sort()).toEqual([ids[0], ids[1]].sort());
+  });
+});

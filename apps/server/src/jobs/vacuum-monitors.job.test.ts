@@ -67,6 +67,28 @@ describe.each(databases)('vacuum of the monitors table on $name', (kind) => {
     expect(after.dead).toBe(0);
   });
 
+  it('analyses the table when it has no statistics yet, not again at the next vacuum', async () => {
+    const counts = async () =>
+      (
+        await rowsOf<{ vacuums: number; analyses: number }>(
+          database.db,
+          sql`select vacuum_count::int as vacuums, analyze_count::int as analyses from pg_stat_user_tables
+              where relname = 'monitors'`,
+        )
+      )[0]!;
+    const run = () =>
+      vacuumMonitorsJob.handle({}, { store, log: SILENT_LOG } as unknown as WorkerDeps, attempt);
+    const before = await counts();
+
+    await run();
+    const first = await counts();
+    await run();
+    const second = await counts();
+
+    expect(first).toEqual({ vacuums: before.vacuums + 1, analyses: before.analyses + 1 });
+    expect(second).toEqual({ vacuums: first.vacuums + 1, analyses: first.analyses });
+  });
+
   it('is asked for by a check engine once it has checked monitors', async () => {
     const sent: string[] = [];
     const engine = createCheckEngine({

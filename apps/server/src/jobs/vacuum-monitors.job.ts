@@ -8,7 +8,8 @@ import { defineJob } from './job.ts';
  * 10,000 monitors on a PostgreSQL with autovacuum off (`checks-long`): 91,000 dead rows 8 minutes into the run and
  * 128,000 three minutes later, the claim's scan at 297 and then 373 buffers (9 and 14 ms under EXPLAIN ANALYZE)
  * and growing. Sent once a minute by a check engine that checked something in that minute, so an idle system
- * sends nothing; where autovacuum runs (its launcher is up) the job does nothing.
+ * sends nothing; where autovacuum runs (its launcher is up) the job does nothing. It analyses the table too when its
+ * statistics are older than ANALYZE_EVERY_MINUTES (check.repository.ts).
  */
 export const vacuumMonitorsJob = defineJob<Record<string, never>>({
   name: 'vacuum-monitors',
