@@ -888,25 +888,35 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
     });
   }
 
-  it('starts each check claimed ahead at or after its slot, within a start tick', async () => {
-    // Some beyond the first claim's lookahead, so a later claim takes them.
-    const slots = await monitorsDueIn([300, 450, 700, 1200, 1600]);
-    const started = new Map<number, number>();
-    const engine = engineNoting(started);
+  /** Runs the engine until `count` checks have started (at most 5 s), then stops it. */
+  async function runUntilStarted(engine: CheckEngine, started: Map<number, number>, count: number) {
     engine.start();
     try {
-      for (let waited = 0; started.size < slots.size; waited += 20) {
-        if (waited > 5_000) throw new Error(`only ${started.size} of ${slots.size} checks started`);
+      for (let waited = 0; started.size < count; waited += 20) {
+        if (waited > 5_000) throw new Error(`only ${started.size} of ${count} checks started`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     } finally {
       await engine.stop();
     }
-    for (const slot of slots.values()) {
+  }
+
+  /** Each of these slots' checks started at or after the slot, within a start tick. */
+  function expectStartedOnTick(slots: Iterable<number>, started: Map<number, number>) {
+    for (const slot of slots) {
       const lateMs = started.get(slot)! - slot;
       expect(lateMs).toBeGreaterThanOrEqual(0);
       expect(lateMs).toBeLessThan(START_TICK_MS + 100);
     }
+  }
+
+  it('starts each check claimed ahead at or after its slot, within a start tick', async () => {
+    // Some beyond the first claim's lookahead, so a later claim takes them.
+    const slots = await monitorsDueIn([300, 450, 700, 1200, 1600]);
+    const started = new Map<number, number>();
+    const engine = engineNoting(started);
+    await runUntilStarted(engine, started, slots.size);
+    expectStartedOnTick(slots.values(), started);
     const results = await database.db
       .select()
       .from(checkResults)
@@ -935,20 +945,8 @@ describe.each(databases)('check engine batching on $name', (testDatabase) => {
     };
     const started = new Map<number, number>();
     const engine = engineNoting(started, { ...store, checks: { ...store.checks, claimDue } });
-    engine.start();
-    try {
-      for (let waited = 0; started.size < slots.size + 1; waited += 20) {
-        if (waited > 5_000) throw new Error(`only ${started.size} of ${slots.size + 1} checks started`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    } finally {
-      await engine.stop();
-    }
-    for (const slot of slots.values()) {
-      const lateMs = started.get(slot)! - slot;
-      expect(lateMs).toBeGreaterThanOrEqual(0);
-      expect(lateMs).toBeLessThan(START_TICK_MS + 100);
-    }
+    await runUntilStarted(engine, started, slots.size + 1);
+    expectStartedOnTick(slots.values(), started);
     // Some claims walked from a claimed slot on; one from the start took the orphan within a second or so.
     expect(froms.filter((from) => from !== undefined).length).toBeGreaterThan(0);
     expect(started.get(orphanSlot)!).toBeGreaterThanOrEqual(leaseEnd);
