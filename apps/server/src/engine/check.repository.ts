@@ -66,7 +66,7 @@ export interface CheckedSlot {
 }
 
 /** How old the monitors table's statistics may grow before its vacuum analyses it again. */
-export const ANALYZE_EVERY_MINUTES = 10;
+const ANALYZE_EVERY_MINUTES = 10;
 const HOURS = sql.raw(String(TALLY_HOURS));
 /** In the write of a check: the newest hour of the row's tally once the check is counted. */
 const NEWEST_HOUR = sql`greatest(m.tally_hour, v.hour)`;
