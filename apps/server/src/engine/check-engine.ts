@@ -206,10 +206,8 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   let claimedSinceVacuum = 0;
   /** Where the next claim's walk starts (a slot as the database holds it); undefined: at the start. */
   let claimFrom: string | undefined;
-  /** When the last claim from the start was made (performance.now() ms). */
+  /** When the last claim from the start was made (performance.now() ms); -Infinity: the next one is. */
   let lastFullClaim = -Infinity;
-  /** A monitor change was notified: the next claim starts at the start. */
-  let fullClaimWanted = false;
 
   /**
    * Claims up to `limit` slots due within `aheadMs` and starts each on its slot. The lease covers the wait too:
@@ -219,12 +217,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   async function claim(limit: number, aheadMs: number, fromStart = false): Promise<number> {
     const now = clock.now();
     const leaseUntil = addMs(now, aheadMs + (options.claimLeaseMs ?? CLAIM_LEASE_MS));
-    const full =
-      fromStart ||
-      fullClaimWanted ||
-      claimFrom === undefined ||
-      performance.now() - lastFullClaim >= FULL_CLAIM_EVERY_MS;
-    fullClaimWanted = false;
+    const full = fromStart || performance.now() - lastFullClaim >= FULL_CLAIM_EVERY_MS;
     if (full) lastFullClaim = performance.now();
     const claimed = await store.checks.claimDue({
       now,
@@ -592,7 +585,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   async function run(): Promise<void> {
     const unlisten = await options.wakeups
       ?.listen(MONITORS_CHANNEL, () => {
-        fullClaimWanted = true;
+        lastFullClaim = -Infinity;
         wakeBy(clock.now().getTime());
       })
       .catch((error: unknown) => {
