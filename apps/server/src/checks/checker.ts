@@ -36,8 +36,11 @@ export interface CheckRequest {
    * webhook) has a slot of its own and reads afresh.
    */
   slotAt: Date;
-  /** Aborted when the engine gives up on the check (its hard deadline, or shutdown). */
-  signal: AbortSignal;
+  /**
+   * Aborted when the engine gives up on the check (its hard deadline). Absent for a checker that ends its checks
+   * itself in time (`Checker.timeoutMs`).
+   */
+  signal?: AbortSignal;
 }
 
 /** What checks one service's monitors. One file per service, registered in `all-checkers.ts`. */
@@ -45,6 +48,13 @@ export interface Checker {
   service: ServiceId;
   /** Never throws for a failing target: failures are verdicts. Throws only for a bug or a bad monitor row. */
   check(request: CheckRequest): Promise<CheckOutcome>;
+  /**
+   * The longest a check of these conditions takes, for a checker that gives up by itself (the website checker's
+   * timeout). Within the engine's deadline, the engine arms none for the check and passes no signal: making an
+   * `AbortController` and its first listener costs about 7 µs, and more in garbage collection; at 100,000 monitors
+   * the two a website check had were a fifth of a worker's CPU (bench/README.md, twenty-third session).
+   */
+  timeoutMs?(conditions: unknown): number;
   /**
    * The account a monitor watches through (a shop), for services that serve all of an account's monitors with
    * one provider query per interval: monitors of one group and interval get slots on a shared grid, so they

@@ -26,7 +26,7 @@ import { insertMonitor, monitorRow, userWithVerifiedEmail } from '../test/engine
 import { HEALTHY, startTargetServer, type TargetServer } from '../test/target-server.ts';
 import { createTestClock, type TestClock } from '../test/test-clock.ts';
 import { UNVERIFIED_EMAIL } from './alert-events.ts';
-import { createCheckEngine, START_TICK_MS, type CheckEngine } from './check-engine.ts';
+import { CHECK_DEADLINE_MS, createCheckEngine, START_TICK_MS, type CheckEngine } from './check-engine.ts';
 import { rollUpAndPrune, rollUpPacingFor } from './retention.ts';
 
 const silentLog = {
@@ -50,13 +50,24 @@ async function scheduleAt(db: Database['db'], slots: Map<string, Date>): Promise
   );
 }
 
-/** An engine whose website checks answer with `check`, with no job queue: the check and write path alone. */
-function engineChecking(store: Store, clock: Clock, check: Checker['check'], places: number): CheckEngine {
+/**
+ * An engine whose website checks answer with `check` (and, given `timeoutMs`, give up by themselves within it),
+ * with no job queue: the check and write path alone.
+ */
+function engineChecking(
+  store: Store,
+  clock: Clock,
+  check: Checker['check'],
+  places: number,
+  timeoutMs?: number,
+): CheckEngine {
   return createCheckEngine({
     store,
     queue: noQueue,
     clock,
-    checkers: { website: { service: 'website', check } },
+    checkers: {
+      website: { service: 'website', check, ...(timeoutMs !== undefined && { timeoutMs: () => timeoutMs }) },
+    },
     log: silentLog,
     concurrency: places,
     batchSize: places,
@@ -336,6 +347,38 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
     const [result] = await database.db.select().from(checkResults).where(eq(checkResults.monitorId, id));
     expect(result).toMatchObject({ ok: true, error: 'Not checked: the shop kept Vigil waiting' });
     expect((await monitorRow(database.db, id)).lastError).toBe('Not checked: the shop kept Vigil waiting');
+  });
+
+  it('gives a check its deadline unless its checker gives up by itself within it', async () => {
+    const owner = await userWithVerifiedEmail(store, clock.now());
+    const signals: (AbortSignal | undefined)[] = [];
+    for (const timeoutMs of [undefined, CHECK_DEADLINE_MS + 1, CHECK_DEADLINE_MS]) {
+      const given: (AbortSignal | undefined)[] = [];
+      const engine = engineChecking(
+        store,
+        clock,
+        async ({ signal }) => {
+          given.push(signal);
+          return {
+            responseMs: 1,
+            statusCode: 200,
+            conditions: [{ key: 'http_status', ok: true, summary: 'HTTP' }],
+          };
+        },
+        1,
+        timeoutMs,
+      );
+      await insertMonitor(database.db, {
+        userId: owner.id,
+        email: owner.email,
+        url: `${site.url}/deadline-${timeoutMs}`,
+        nextCheckAt: clock.now(),
+      });
+      await engine.runDue();
+      expect(given).toHaveLength(1);
+      signals.push(given[0]);
+    }
+    expect(signals.map((signal) => signal && signal.aborted)).toEqual([false, false, undefined]);
   });
 
   it('writes a batch exactly as checked, whatever its texts hold', async () => {

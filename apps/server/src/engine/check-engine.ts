@@ -281,17 +281,20 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
   async function runCheck({ monitor, leaseUntil, prompt }: Claimed): Promise<void> {
     const checkedAt = clock.now();
     const checker = checkers[monitor.service as keyof CheckerMap]!;
-    // A timer cleared when the check is done, not AbortSignal.timeout's, which fires (building an abort error)
-    // long after every check.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), CHECK_DEADLINE_MS);
+    // None for a checker that gives up in time by itself (Checker.timeoutMs). Otherwise a timer cleared when the
+    // check is done, not AbortSignal.timeout's, which fires (building an abort error) long after every check.
+    const deadline =
+      (checker.timeoutMs?.(monitor.conditions) ?? Infinity) <= CHECK_DEADLINE_MS
+        ? null
+        : new AbortController();
+    const timer = deadline && setTimeout(() => deadline.abort(), CHECK_DEADLINE_MS);
     try {
       const outcome = await checker.check({
         target: monitor.target,
         conditions: monitor.conditions,
         now: checkedAt,
         slotAt: monitor.slotAt,
-        signal: deadline.signal,
+        signal: deadline?.signal,
       });
       finished.push({ monitor, leaseUntil, checkedAt, outcome, error: null });
     } catch (error) {
@@ -305,7 +308,7 @@ export function createCheckEngine(options: CheckEngineOptions): CheckEngine {
         error: `Vigil could not run this check: ${(error as Error).message}`,
       });
     } finally {
-      clearTimeout(timer);
+      if (timer) clearTimeout(timer);
     }
     if (finished.length >= options.batchSize) void flush();
     else

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import type { WebsiteConditions } from '@vigil/contracts';
+import { websiteConditions, type WebsiteConditions } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../lib/clock.ts';
 import {
@@ -10,7 +10,8 @@ import {
   type TargetServer,
 } from '../../test/target-server.ts';
 import type { CheckOutcome } from '../../checks/checker.ts';
-import { createWebsiteChecker } from './website.check.ts';
+import { CHECK_DEADLINE_MS } from '../../engine/check-engine.ts';
+import { createWebsiteChecker, DEFAULT_TIMEOUT_MS } from './website.check.ts';
 
 const OFF: WebsiteConditions = {
   http_status: { enabled: false },
@@ -36,7 +37,6 @@ describe('website checker', () => {
       conditions: c,
       now: new Date(),
       slotAt: new Date(),
-      signal: new AbortController().signal,
     });
 
   beforeAll(async () => {
@@ -157,7 +157,7 @@ describe('website checker', () => {
     expect(verdict(timedOut, 'keyword')?.ok).toBeNull();
   });
 
-  it('gives up on a page that stops halfway, at the timeout or when the engine ends the check', async () => {
+  it('gives up on a page that stops halfway, at the timeout', async () => {
     // Headers and the start of a page, then nothing more.
     const stalled = http.createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
@@ -180,24 +180,22 @@ describe('website checker', () => {
         summary: `No answer from http://127.0.0.1:${new URL(url).port} within 1 s`,
       });
       expect(verdict(timedOut, 'keyword')?.ok).toBeNull();
-
-      // The engine's deadline ends it too, long before the monitor's own timeout.
-      const engine = new AbortController();
-      const ending = Date.now();
-      setTimeout(() => engine.abort(), 300);
-      const ended = await checker.check({
-        target: { url },
-        conditions: reading(60_000),
-        now: new Date(),
-        slotAt: new Date(),
-        signal: engine.signal,
-      });
-      expect(Date.now() - ending).toBeLessThan(5000);
-      expect(verdict(ended, 'timeout')?.ok).toBe(false);
     } finally {
       stalled.closeAllConnections();
       await new Promise((resolve) => stalled.close(resolve));
     }
+  });
+
+  it("gives up by itself within the engine's deadline, whatever the monitor's timeout", () => {
+    const longest = conditions({ timeout: { enabled: true, timeoutMs: CHECK_DEADLINE_MS } });
+    expect(websiteConditions.safeParse(longest).success).toBe(true);
+    expect(
+      websiteConditions.safeParse(
+        conditions({ timeout: { enabled: true, timeoutMs: CHECK_DEADLINE_MS + 1 } }),
+      ).success,
+    ).toBe(false);
+    expect(checker.timeoutMs?.(longest)).toBe(CHECK_DEADLINE_MS);
+    expect(checker.timeoutMs?.(OFF)).toBe(DEFAULT_TIMEOUT_MS);
   });
 
   it('reads the keyword from a page sent in chunks, across a chunk boundary', async () => {
@@ -267,7 +265,6 @@ describe('website checker on TLS', () => {
       conditions: tlsConditions,
       now: new Date(),
       slotAt: new Date(),
-      signal: new AbortController().signal,
     });
 
   beforeAll(async () => {
@@ -302,7 +299,6 @@ describe('website checker on TLS', () => {
       conditions: tlsConditions,
       now: new Date(),
       slotAt: new Date(),
-      signal: new AbortController().signal,
     });
     expect(verdict(outcome, 'http_status')).toMatchObject({
       ok: false,

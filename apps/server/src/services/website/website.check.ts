@@ -54,17 +54,18 @@ export function createWebsiteChecker(options: WebsiteCheckerOptions = {}): Check
   const rejectUnauthorized = options.rejectUnauthorized ?? true;
   return {
     service: 'website',
-    async check({ target, conditions: stored, now, signal }) {
+    // At most 30 s (the timeout condition's limit), so the engine's deadline is never needed.
+    timeoutMs: (conditions) => timeoutOf(conditions as WebsiteConditions),
+    async check({ target, conditions: stored, now }) {
       const url = new URL((target as { url: string }).url);
       const conditions = stored as WebsiteConditions;
-      const timeoutMs = conditions.timeout.enabled ? conditions.timeout.timeoutMs : DEFAULT_TIMEOUT_MS;
+      const timeoutMs = timeoutOf(conditions);
       const needsBody =
         (conditions.keyword.enabled && conditions.keyword.keyword.length > 0) ||
         conditions.password_page.enabled;
       try {
         const answer = await fetchFollowing(url, {
           timeoutMs,
-          signal,
           readBody: needsBody,
           rejectUnauthorized,
         });
@@ -75,6 +76,10 @@ export function createWebsiteChecker(options: WebsiteCheckerOptions = {}): Check
       }
     },
   };
+}
+
+function timeoutOf(conditions: WebsiteConditions): number {
+  return conditions.timeout.enabled ? conditions.timeout.timeoutMs : DEFAULT_TIMEOUT_MS;
 }
 
 function judge(conditions: WebsiteConditions, answer: Answer, requested: URL, now: Date): CheckOutcome {
@@ -169,36 +174,18 @@ function unanswered(
 
 interface FetchOptions {
   timeoutMs: number;
-  signal: AbortSignal;
   readBody: boolean;
   rejectUnauthorized: boolean;
 }
 
-/**
- * GET with redirects followed, all within one deadline. The deadline is a timer cleared as soon as the check
- * is done: `AbortSignal.timeout` (and `AbortSignal.any` over it) would keep a timer per check that fires long
- * after the answer, building an abort error each time, a measurable share of a busy worker's CPU.
- */
+/** GET with redirects followed, all within one deadline (`timeoutMs` from the start). */
 async function fetchFollowing(start: URL, options: FetchOptions): Promise<Answer> {
   const startedAt = performance.now();
-  const deadline = new AbortController();
-  const abort = () => deadline.abort();
-  const timer = setTimeout(abort, options.timeoutMs);
-  if (options.signal.aborted) abort();
-  else options.signal.addEventListener('abort', abort, { once: true });
-  try {
-    return await follow(start, startedAt, deadline.signal, options);
-  } finally {
-    clearTimeout(timer);
-    options.signal.removeEventListener('abort', abort);
-  }
-}
-
-async function follow(start: URL, startedAt: number, deadline: AbortSignal, options: FetchOptions) {
+  const endsAt = startedAt + options.timeoutMs;
   let url = start;
   let certificate: Certificate | null = null;
   for (let hop = 0; ; hop++) {
-    const answer = await get(url, deadline, options, start);
+    const answer = await get(url, endsAt, options, start);
     if (answer.certificateValidTo) certificate = { validTo: answer.certificateValidTo };
     const location = answer.headers.get('location');
     if (isRedirect(answer.statusCode) && location && hop < MAX_REDIRECTS) {
@@ -221,7 +208,7 @@ async function follow(start: URL, startedAt: number, deadline: AbortSignal, opti
       try {
         body = (await answer.readBody(MAX_BODY_BYTES)).toString('utf8');
       } catch (error) {
-        throw toUnanswered(error as NodeJS.ErrnoException, deadline, start);
+        throw toUnanswered(error as NodeJS.ErrnoException, start);
       }
     } else {
       answer.discard();
@@ -237,27 +224,23 @@ function isRedirect(status: number): boolean {
 const REQUEST_HEADERS = [`user-agent: ${USER_AGENT}`, 'accept: */*', 'accept-encoding: identity'];
 
 /** One GET on a fresh connection: reused sockets would hide DNS, connect and TLS failures. */
-async function get(
-  url: URL,
-  signal: AbortSignal,
-  options: FetchOptions,
-  requested: URL,
-): Promise<HttpAnswer> {
+async function get(url: URL, endsAt: number, options: FetchOptions, requested: URL): Promise<HttpAnswer> {
   try {
     return await httpGet(url, {
-      signal,
+      endsAt,
       rejectUnauthorized: options.rejectUnauthorized,
       headers: REQUEST_HEADERS,
     });
   } catch (error) {
-    throw toUnanswered(error as NodeJS.ErrnoException, signal, requested);
+    throw toUnanswered(error as NodeJS.ErrnoException, requested);
   }
 }
 
-function toUnanswered(error: NodeJS.ErrnoException, signal: AbortSignal, requested: URL): Unanswered {
+function toUnanswered(error: NodeJS.ErrnoException, requested: URL): Unanswered {
   const where = displayUrl(requested);
-  if (signal.aborted) return new Unanswered('timeout', `No answer from ${where}`);
   switch (error.code) {
+    case 'ETIMEDOUT':
+      return new Unanswered('timeout', `No answer from ${where}`);
     case 'CERT_HAS_EXPIRED':
       return new Unanswered('certificate-expired', `The certificate of ${where} has expired`);
     case 'ENOTFOUND':
