@@ -291,7 +291,10 @@ export function createAlertRepository(db: Db) {
       };
     },
 
-    /** The attempt's outcome, and the delivery's new state: sent, back to pending (retry), failed or skipped. */
+    /**
+     * The attempt's outcome, and the delivery's new state: sent, back to pending (retry), failed or skipped. A send
+     * whose receipt came first (`markDelivered`) stays delivered.
+     */
     async finishAttempt(result: {
       deliveryId: string;
       attemptId: number | null;
@@ -305,7 +308,9 @@ export function createAlertRepository(db: Db) {
       // One statement: the delivery and its try are recorded together or not at all.
       await db.execute(
         sql`with delivery as (
-              update alert_deliveries set status = ${status}, lease_until = null, updated_at = ${at(result.now)},
+              update alert_deliveries set lease_until = null, updated_at = ${at(result.now)},
+                status = case when ${status} = 'sent' and status = 'delivered' and provider_message_id = ${providerId}::text
+                  then 'delivered' else ${status} end,
                 last_error = ${result.error}::text,
                 provider_message_id = coalesce(${providerId}::text, provider_message_id),
                 sent_at = case when ${status} = 'sent' then ${at(result.now)} else sent_at end

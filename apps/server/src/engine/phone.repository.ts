@@ -172,14 +172,19 @@ export function createPhoneRepository(db: Db) {
     },
 
     /**
-     * The provider's confirmation (SMS delivered, call answered) for the resource the delivery is waiting on.
-     * False when it is not waiting on that resource (a late or repeated callback), so nothing moves twice.
+     * The provider's confirmation (SMS delivered, call answered) for the resource the delivery is waiting on, or
+     * for one it is still recording the send of: a receipt can come before the sending job has written what the
+     * provider answered, and the provider does not send it again (`finishAttempt` then keeps it delivered). False
+     * when it is not waiting on that resource (a late or repeated callback), so nothing moves twice.
      */
     async markDelivered(deliveryId: string, providerId: string, now: Date): Promise<boolean> {
       const rows = await rowsOf<{ id: string }>(
         db,
-        sql`update alert_deliveries set status = 'delivered', last_error = null, updated_at = ${at(now)}
-            where id = ${deliveryId}::uuid and provider_message_id = ${providerId} and status = 'sent'
+        sql`update alert_deliveries set status = 'delivered', last_error = null, updated_at = ${at(now)},
+              provider_message_id = ${providerId}
+            where id = ${deliveryId}::uuid
+              and ((provider_message_id = ${providerId} and status = 'sent')
+                or (provider_message_id is null and status = 'sending'))
             returning id`,
       );
       return rows.length === 1;

@@ -221,6 +221,40 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
       expect((await store.phone.usage(user.userId, monthOf(t.clock.now()))).sms).toBe(1);
     });
 
+    it('keeps a delivery receipt that comes before the send is recorded', async () => {
+      const { user, number } = await verifiedUser();
+      const monitorId = await createMonitor(t, user, {
+        ...phoneSettings(number, { sms: true }),
+        intervalSeconds: 300,
+      });
+      const monitor = (await store.monitors.findOwned(user.userId, monitorId))!;
+      const now = t.clock.now();
+      const { incidentId } = await openTestIncident(store, {
+        monitorId,
+        userId: user.userId,
+        alertSettings: monitor.alertSettings,
+        now,
+        summary: 'HTTP 503 from https://shop.example/',
+      });
+      const delivery = (await deliveryOf(incidentId, 'sms'))!;
+      const taken = (await store.alerting.startAttempt(delivery.id, now, new Date(now.getTime() + 20_000)))!;
+      // Twilio's receipt, before the sending job has written what Twilio answered.
+      expect(await store.phone.markDelivered(delivery.id, 'SM-early', now)).toBe(true);
+      await store.alerting.finishAttempt({
+        deliveryId: delivery.id,
+        attemptId: taken.attemptId,
+        outcome: 'sent',
+        error: null,
+        providerMessageId: 'SM-early',
+        now,
+      });
+      expect(await deliveryOf(incidentId, 'sms')).toMatchObject({
+        status: 'delivered',
+        providerMessageId: 'SM-early',
+      });
+      expect(await store.phone.markDelivered(delivery.id, 'SM-other', now)).toBe(false);
+    });
+
     it('sends one SMS when Twilio answers 500 and then 201, and records both tries', async () => {
       const { user, number } = await verifiedUser();
       const monitorId = await createMonitor(t, user, {
