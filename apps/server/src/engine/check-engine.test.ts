@@ -378,7 +378,7 @@ describe.each(databases)('check engine on $name', (testDatabase) => {
       expect(given).toHaveLength(1);
       signals.push(given[0]);
     }
-    expect(signals.map((signal) => signal && signal.aborted)).toEqual([false, false, undefined]);
+    expect(signals.map((signal) => signal?.aborted)).toEqual([false, false, undefined]);
   });
 
   it('writes a batch exactly as checked, whatever its texts hold', async () => {

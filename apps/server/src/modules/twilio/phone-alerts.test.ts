@@ -9,6 +9,7 @@ import { queueDeliveries } from '../../jobs/deliver-alert.job.ts';
 import { PHONE_CONTACT } from '../../engine/alert-events.ts';
 import { openTestIncident } from '../../test/engine-kit.ts';
 import { monthOf } from '../../engine/phone.repository.ts';
+import { addMs } from '../../lib/clock.ts';
 import { databases } from '../../test/databases.ts';
 import { call, startTestApp, TEST_FROM_NUMBER, type TestApp } from '../../test/test-app.ts';
 import { createMonitor, signUp, websiteMonitor, type TestUser } from '../monitors/monitor-test-helpers.ts';
@@ -57,17 +58,21 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
     smsSettings: { checked: channels.sms ?? false, name: 'Owner', isAgree: true, phone: number },
   });
 
-  /** An incident of the monitor, its event's deliveries recorded and queued as the engine does it. */
-  async function openIncident(user: TestUser, monitorId: string): Promise<string> {
-    const now = t.clock.now();
+  /** An incident of the monitor with its event's deliveries recorded, as the engine does it, but not queued. */
+  async function recordIncident(user: TestUser, monitorId: string) {
     const monitor = (await store.monitors.findOwned(user.userId, monitorId))!;
-    const { incidentId, deliveryIds } = await openTestIncident(store, {
+    return openTestIncident(store, {
       monitorId,
       userId: user.userId,
       alertSettings: monitor.alertSettings,
-      now,
+      now: t.clock.now(),
       summary: 'HTTP 503 from https://shop.example/',
     });
+  }
+
+  /** An incident of the monitor, its event's deliveries recorded and queued as the engine does it. */
+  async function openIncident(user: TestUser, monitorId: string): Promise<string> {
+    const { incidentId, deliveryIds } = await recordIncident(user, monitorId);
     await queueDeliveries({ queue: t.deps.queue, store, clock: t.clock, log: silentLog }, deliveryIds);
     return incidentId;
   }
@@ -227,17 +232,10 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
         ...phoneSettings(number, { sms: true }),
         intervalSeconds: 300,
       });
-      const monitor = (await store.monitors.findOwned(user.userId, monitorId))!;
+      const { incidentId } = await recordIncident(user, monitorId);
       const now = t.clock.now();
-      const { incidentId } = await openTestIncident(store, {
-        monitorId,
-        userId: user.userId,
-        alertSettings: monitor.alertSettings,
-        now,
-        summary: 'HTTP 503 from https://shop.example/',
-      });
       const delivery = (await deliveryOf(incidentId, 'sms'))!;
-      const taken = (await store.alerting.startAttempt(delivery.id, now, new Date(now.getTime() + 20_000)))!;
+      const taken = (await store.alerting.startAttempt(delivery.id, now, addMs(now, 20_000)))!;
       // Twilio's receipt, before the sending job has written what Twilio answered.
       expect(await store.phone.markDelivered(delivery.id, 'SM-early', now)).toBe(true);
       await store.alerting.finishAttempt({

@@ -165,14 +165,13 @@ describe('website checker', () => {
     });
     await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}/`;
-    const reading = (timeoutMs: number) =>
-      conditions({
-        timeout: { enabled: true, timeoutMs },
-        keyword: { enabled: true, keyword: 'shop', mode: 'missing' },
-      });
+    const reading = conditions({
+      timeout: { enabled: true, timeoutMs: 1000 },
+      keyword: { enabled: true, keyword: 'shop', mode: 'missing' },
+    });
     try {
       const started = Date.now();
-      const timedOut = await check(url, reading(1000));
+      const timedOut = await check(url, reading);
       expect(Date.now() - started).toBeLessThan(6000);
       expect(verdict(timedOut, 'timeout')).toEqual({
         key: 'timeout',
