@@ -292,8 +292,9 @@ export function createAlertRepository(db: Db) {
     },
 
     /**
-     * The attempt's outcome, and the delivery's new state: sent, back to pending (retry), failed or skipped. A send
-     * whose receipt came first (`markDelivered`) stays delivered.
+     * The attempt's outcome, and the delivery's new state: sent, back to pending (retry), failed or skipped. A try
+     * moves its delivery only while it is still `sending`: a provider's receipt that came first (delivered, not
+     * answered, undelivered; see `applyReceipt`) has the last word.
      */
     async finishAttempt(result: {
       deliveryId: string;
@@ -309,13 +310,13 @@ export function createAlertRepository(db: Db) {
       await db.execute(
         sql`with delivery as (
               update alert_deliveries set lease_until = null, updated_at = ${at(result.now)},
-                status = case when ${status} = 'sent' and status = 'delivered' and provider_message_id = ${providerId}::text
-                  then 'delivered' else ${status} end,
+                status = ${status},
                 last_error = ${result.error}::text,
                 provider_message_id = coalesce(${providerId}::text, provider_message_id),
                 sent_at = case when ${status} = 'sent' then ${at(result.now)} else sent_at end
               where id = ${result.deliveryId}::uuid
-                and (${result.outcome} <> 'skipped' or status = 'pending' or ${result.attemptId !== null}::boolean)
+                and (case when ${result.attemptId !== null}::boolean then status = 'sending'
+                  else ${result.outcome} <> 'skipped' or status = 'pending' end)
               returning id
             )
             update delivery_attempts set finished_at = ${at(result.now)}, outcome = ${result.outcome},

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
 import { at, rowsOf } from '../db/raw-sql.ts';
 
@@ -124,12 +124,18 @@ export function createPhoneRepository(db: Db) {
       return new Set(rows.map((row) => row.provider_id));
     },
 
-    /** Tries of a delivery the provider took (calls placed), to bound the calls of an unanswered alert. */
-    async providerTries(deliveryId: string): Promise<number> {
+    /**
+     * Tries of a delivery the provider took (calls placed), to bound the calls of an unanswered alert; with
+     * `including`, a resource whose callback is at hand counts even when its try has not recorded it yet.
+     */
+    async providerTries(deliveryId: string, including?: string): Promise<number> {
       const rows = await rowsOf<{ n: number }>(
         db,
-        sql`select count(*)::int as n from delivery_attempts
-            where delivery_id = ${deliveryId}::uuid and provider_id is not null`,
+        sql`select count(*)::int as n from (
+              select provider_id from delivery_attempts
+              where delivery_id = ${deliveryId}::uuid and provider_id is not null
+              union select ${including ?? null}::text
+            ) placed where provider_id is not null`,
       );
       return rows[0]?.n ?? 0;
     },
@@ -171,23 +177,9 @@ export function createPhoneRepository(db: Db) {
       };
     },
 
-    /**
-     * The provider's confirmation (SMS delivered, call answered) for the resource the delivery is waiting on, or
-     * for one it is still recording the send of: a receipt can come before the sending job has written what the
-     * provider answered, and the provider does not send it again (`finishAttempt` then keeps it delivered). False
-     * when it is not waiting on that resource (a late or repeated callback), so nothing moves twice.
-     */
+    /** The provider's confirmation (SMS delivered, call answered): see `applyReceipt`. */
     async markDelivered(deliveryId: string, providerId: string, now: Date): Promise<boolean> {
-      const rows = await rowsOf<{ id: string }>(
-        db,
-        sql`update alert_deliveries set status = 'delivered', last_error = null, updated_at = ${at(now)},
-              provider_message_id = ${providerId}
-            where id = ${deliveryId}::uuid
-              and ((provider_message_id = ${providerId} and status = 'sent')
-                or (provider_message_id is null and status = 'sending'))
-            returning id`,
-      );
-      return rows.length === 1;
+      return applyReceipt(db, deliveryId, providerId, now, sql`status = 'delivered', last_error = null`);
     },
 
     /** A call answered with 1 pressed: it acknowledged its alert (a call already counted delivered included). */
@@ -204,7 +196,7 @@ export function createPhoneRepository(db: Db) {
 
     /**
      * The resource did not reach the person: back to pending for another try (a call not answered), or to its
-     * final state (`unanswered`, `failed`). False for a late or repeated callback.
+     * final state (`unanswered`, `failed`). See `applyReceipt`.
      */
     async markNotReached(
       deliveryId: string,
@@ -213,15 +205,50 @@ export function createPhoneRepository(db: Db) {
       error: string,
       now: Date,
     ): Promise<boolean> {
-      const rows = await rowsOf<{ id: string }>(
+      return applyReceipt(
         db,
-        sql`update alert_deliveries set status = ${status}, last_error = ${error}, updated_at = ${at(now)},
-              queued_at = case when ${status} = 'pending' then ${at(now)} else queued_at end
-            where id = ${deliveryId}::uuid and provider_message_id = ${providerId} and status = 'sent'
-            returning id`,
+        deliveryId,
+        providerId,
+        now,
+        sql`status = ${status}, last_error = ${error},
+          queued_at = case when ${status} = 'pending' then ${at(now)} else queued_at end`,
       );
-      return rows.length === 1;
     },
   };
 }
 export type PhoneRepository = ReturnType<typeof createPhoneRepository>;
+
+/**
+ * Moves a delivery by the provider's receipt for one of its resources (`change`: the new status and error), when
+ * the delivery waits on that resource: it is `sent` with that id, or still `sending` with the id on none of its
+ * tries. The second is a receipt that came before the sending job wrote what the provider answered. The provider
+ * does not send it again, so it is kept: the id goes on the delivery and on its open try, and the try's outcome
+ * then leaves the delivery as the receipt set it (`finishAttempt`). False for a late or repeated callback, or
+ * one about an earlier call of the delivery, so nothing moves twice.
+ */
+async function applyReceipt(
+  db: Db,
+  deliveryId: string,
+  providerId: string,
+  now: Date,
+  change: SQL,
+): Promise<boolean> {
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`with moved as (
+          update alert_deliveries set ${change}, updated_at = ${at(now)}, provider_message_id = ${providerId},
+            lease_until = null, sent_at = case when status = 'sending' then ${at(now)} else sent_at end
+          where id = ${deliveryId}::uuid
+            and ((status = 'sent' and provider_message_id = ${providerId})
+              or (status = 'sending' and not exists (select 1 from delivery_attempts
+                where delivery_id = ${deliveryId}::uuid and provider_id = ${providerId})))
+          returning id
+        ),
+        tried as (
+          update delivery_attempts set provider_id = ${providerId}
+          where delivery_id in (select id from moved) and finished_at is null and provider_id is null
+        )
+        select id from moved`,
+  );
+  return rows.length === 1;
+}

@@ -428,6 +428,44 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
       );
     });
 
+    it('ignores an earlier call’s callback while the next call is placed, and keeps the next one’s', async () => {
+      const { user, number } = await verifiedUser();
+      const monitorId = await createMonitor(t, user, {
+        ...phoneSettings(number, { call: true }),
+        intervalSeconds: 300,
+      });
+      const { incidentId } = await recordIncident(user, monitorId);
+      const delivery = (await deliveryOf(incidentId, 'call'))!;
+      const now = t.clock.now();
+      const first = (await store.alerting.startAttempt(delivery.id, now, addMs(now, 20_000)))!;
+      await store.alerting.finishAttempt({
+        deliveryId: delivery.id,
+        attemptId: first.attemptId,
+        outcome: 'sent',
+        error: null,
+        providerMessageId: 'CA-first',
+        now,
+      });
+      expect(
+        await store.phone.markNotReached(delivery.id, 'CA-first', 'pending', 'Nobody answered', now),
+      ).toBe(true);
+      await store.alerting.startAttempt(delivery.id, now, addMs(now, 20_000));
+      // Call 1's callback again, while call 2 is being placed: it is not call 2's.
+      expect(await store.phone.markNotReached(delivery.id, 'CA-first', 'unanswered', 'Busy', now)).toBe(
+        false,
+      );
+      expect(await store.phone.markDelivered(delivery.id, 'CA-first', now)).toBe(false);
+      expect((await deliveryOf(incidentId, 'call'))!.status).toBe('sending');
+      // Call 2's receipt, before its job has recorded it: kept, and counted as the second call placed.
+      expect(await store.phone.providerTries(delivery.id, 'CA-second')).toBe(2);
+      expect(await store.phone.markDelivered(delivery.id, 'CA-second', now)).toBe(true);
+      expect(await deliveryOf(incidentId, 'call')).toMatchObject({
+        status: 'delivered',
+        providerMessageId: 'CA-second',
+      });
+      expect(await store.phone.providerTries(delivery.id)).toBe(2);
+    });
+
     it('falls back from call to SMS to email when the plan no longer has them', async () => {
       const { user, number } = await verifiedUser('Pro');
       const monitorId = await createMonitor(t, user, {
@@ -537,6 +575,82 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
       expect(after.filter((d) => d.fallbackFor !== null)).toEqual([]);
       const bad = await post('/webhooks/twilio/message-status?delivery=nope', {}, 'x');
       expect(bad.statusCode).toBe(403);
+    });
+
+    const postSigned = (path: string, params: Record<string, string>) =>
+      post(path, params, twilioSignature(SANDBOX_TWILIO.authToken, `${t.url}${path}`, params));
+
+    /** A delivery taken for sending, as the job does it before Twilio has answered. */
+    async function sending(user: TestUser, monitorId: string, channel: string) {
+      const { incidentId } = await recordIncident(user, monitorId);
+      const delivery = (await deliveryOf(incidentId, channel))!;
+      const now = t.clock.now();
+      const { attemptId } = (await store.alerting.startAttempt(delivery.id, now, addMs(now, 20_000)))!;
+      const recordSend = (sid: string) =>
+        store.alerting.finishAttempt({
+          deliveryId: delivery.id,
+          attemptId,
+          outcome: 'sent',
+          error: null,
+          providerMessageId: sid,
+          now: t.clock.now(),
+        });
+      return { incidentId, deliveryId: delivery.id, attemptId, recordSend };
+    }
+
+    it('keep an undelivered receipt that beats the send’s record, and email instead, once', async () => {
+      const { user, number } = await verifiedUser();
+      const monitorId = await createMonitor(t, user, {
+        ...phoneSettings(number, { sms: true }),
+        emailSettings: { checked: false, name: '', isAgree: false, email: '' },
+        intervalSeconds: 300,
+      });
+      const { incidentId, deliveryId, attemptId, recordSend } = await sending(user, monitorId, 'sms');
+      const path = `/webhooks/twilio/message-status?delivery=${deliveryId}`;
+      const receipt = { MessageSid: 'SM-early', MessageStatus: 'undelivered', ErrorCode: '30003' };
+      expect((await postSigned(path, receipt)).statusCode).toBe(204);
+      await pollDelivery(incidentId, 'email').toBe('sent');
+      await recordSend('SM-early');
+      expect(await deliveryOf(incidentId, 'sms')).toMatchObject({
+        status: 'failed',
+        providerMessageId: 'SM-early',
+        lastError:
+          'The phone network did not deliver this SMS (Twilio error 30003), so an email goes instead.',
+      });
+      const [attempt] = await t.database.db
+        .select()
+        .from(deliveryAttempts)
+        .where(eq(deliveryAttempts.id, attemptId));
+      expect(attempt).toMatchObject({ outcome: 'sent', providerId: 'SM-early' });
+      expect((await postSigned(path, receipt)).statusCode).toBe(204);
+      const fallbacks = (await deliveriesOf(incidentId)).filter((d) => d.fallbackFor !== null);
+      expect(fallbacks.map((d) => [d.channel, d.fallbackFor])).toEqual([['email', 'sms']]);
+    });
+
+    it('keep a no-answer callback that beats the call’s record, and call again after the pause', async () => {
+      const { user, number } = await verifiedUser();
+      const monitorId = await createMonitor(t, user, {
+        ...phoneSettings(number, { call: true }),
+        intervalSeconds: 300,
+      });
+      const { incidentId, deliveryId, recordSend } = await sending(user, monitorId, 'call');
+      const path = `/webhooks/twilio/call-status?delivery=${deliveryId}`;
+      const noAnswer = { CallSid: 'CA-early', CallStatus: 'no-answer' };
+      expect((await postSigned(path, noAnswer)).statusCode).toBe(204);
+      await recordSend('CA-early');
+      expect(await deliveryOf(incidentId, 'call')).toMatchObject({
+        status: 'pending',
+        providerMessageId: 'CA-early',
+        lastError: 'Nobody answered (call 1 of 2); calling again in 1 min.',
+      });
+      const second = await phone().waitForCall((c) => c.to === number && c.status === 'ringing');
+      await pollDelivery(incidentId, 'call').toBe('sent');
+      expect((await postSigned(path, noAnswer)).statusCode).toBe(204);
+      expect(await deliveryOf(incidentId, 'call')).toMatchObject({
+        status: 'sent',
+        providerMessageId: second.sid,
+      });
+      expect(phone().calls({ to: number })).toHaveLength(1);
     });
 
     it('take only Twilio’s form posts of text: JSON, even signed, and control characters are a 400', async () => {

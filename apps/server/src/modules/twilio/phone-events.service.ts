@@ -76,7 +76,7 @@ export function createPhoneEventService(deps: {
       }
       const why = UNANSWERED[status];
       if (!why) return;
-      const tries = await store.phone.providerTries(deliveryId);
+      const tries = await store.phone.providerTries(deliveryId, sid);
       if (tries < policy.callTries && delivery.incidentState === 'open') {
         const minutes = Math.max(1, Math.round(policy.retryPauseSeconds / 60));
         const again = `${why} (call ${tries} of ${policy.callTries}); calling again in ${minutes} min.`;
