@@ -507,9 +507,11 @@ export async function benchChecks({
       target: [target.child.pid],
     }));
     const trace = cpuTrace(() => [...pids, ...(database === 'postgres' ? postgresPids() : [])]);
+    const walBefore = database === 'postgres' ? await walSoFar(query) : null;
     await sleep(toMs - Date.now());
     const usage = sample.stop();
     const cpuIntervals = trace.stop();
+    const walAfter = database === 'postgres' ? await walSoFar(query) : null;
     await sleep(5000); // slots due just before the end get written
     const targetStats = await (await fetch(`${targetBase}/__stats?since=${fromMs}&until=${toMs}`)).json();
     for (const child of workerChildren) await stopChild(child);
@@ -553,6 +555,7 @@ export async function benchChecks({
       driftP99: m.p99,
       driftMax: m.max,
       usage,
+      wal: walBetween(walBefore, walAfter, m.checkedInWindow),
     };
     if (down) {
       const { rows } = await query(
@@ -595,13 +598,40 @@ export async function benchChecks({
   }
 }
 
+/**
+ * PostgreSQL's WAL written so far and its checkpoints (the whole cluster's: the benchmark's database is the only
+ * busy one), or null where the server has no such view. A check's WAL is mostly full-page images: the first change
+ * to a page after a checkpoint logs the whole page.
+ */
+async function walSoFar(query) {
+  try {
+    const { rows } = await query(
+      `select w.wal_bytes::float8 as bytes, w.wal_fpi::float8 as fpi,
+         (b.checkpoints_timed + b.checkpoints_req)::int as checkpoints
+       from pg_stat_wal w, pg_stat_bgwriter b`,
+    );
+    return rows[0];
+  } catch {
+    return null;
+  }
+}
+
+function walBetween(before, after, checks) {
+  if (!before || !after || checks === 0) return null;
+  return {
+    kBPerCheck: (after.bytes - before.bytes) / 1024 / checks,
+    fpiPerCheck: (after.fpi - before.fpi) / checks,
+    checkpoints: after.checkpoints - before.checkpoints,
+  };
+}
+
 const f0 = (v) => (Number.isFinite(v) ? v.toFixed(0) : '–');
 export function printChecks(rows) {
   console.log('\n## Scheduled checks\n');
   console.log(
-    '| database | N | workers | history | warm-up / window | checks/s | drift p50 | drift p99 | drift max | missed slots | double checks | workers CPU / RSS | PostgreSQL CPU | target CPU | machine busy | roll-up run in window | partition dropped in window | CPU per check (workers + PostgreSQL): window / without roll-up |',
+    '| database | N | workers | history | warm-up / window | checks/s | drift p50 | drift p99 | drift max | missed slots | double checks | workers CPU / RSS | PostgreSQL CPU | target CPU | machine busy | roll-up run in window | partition dropped in window | WAL per check: kB, full-page images (checkpoints) | CPU per check (workers + PostgreSQL): window / without roll-up |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const f2 = (v) => (Number.isFinite(v) ? v.toFixed(2) : '–');
   for (const r of rows) {
     const u = r.usage;
@@ -610,8 +640,9 @@ export function printChecks(rows) {
       : 'no';
     const drops = r.droppedInWindow.length ? `yes: ${r.droppedInWindow.join(', ')}` : 'no';
     const history = `${r.historyHours} h${r.historyHours < r.historyRequested ? ` (capped)` : ''}`;
+    const wal = r.wal ? `${f2(r.wal.kBPerCheck)} kB, ${f2(r.wal.fpiPerCheck)} (${r.wal.checkpoints})` : '–';
     console.log(
-      `| ${r.database} | ${r.n} | ${r.workers} | ${history} | ${f0(r.warmS)} s / ${r.windowS} s | ${r.checksPerS.toFixed(0)} | ${f0(r.driftP50)} ms | ${f0(r.driftP99)} ms | ${f0(r.driftMax)} ms | ${r.missed} of ${r.expected} | ${r.duplicateRows} rows, ${r.doubleHits} hits | ${f0(u.workers?.cpuPct)} % / ${f0(u.workers?.rssMiB)} MiB | ${f0(u.postgres?.cpuPct)} % | ${f0(u.target?.cpuPct)} % | ${f0(u.machine.cpuPct)} % | ${runs} | ${drops} | ${f2(r.cpuPerCheckMs)} ms / ${f2(r.cpuPerCheckQuietMs)} ms (${f0(r.quietS)} of ${f0(r.tracedS)} s) |`,
+      `| ${r.database} | ${r.n} | ${r.workers} | ${history} | ${f0(r.warmS)} s / ${r.windowS} s | ${r.checksPerS.toFixed(0)} | ${f0(r.driftP50)} ms | ${f0(r.driftP99)} ms | ${f0(r.driftMax)} ms | ${r.missed} of ${r.expected} | ${r.duplicateRows} rows, ${r.doubleHits} hits | ${f0(u.workers?.cpuPct)} % / ${f0(u.workers?.rssMiB)} MiB | ${f0(u.postgres?.cpuPct)} % | ${f0(u.target?.cpuPct)} % | ${f0(u.machine.cpuPct)} % | ${runs} | ${drops} | ${wal} | ${f2(r.cpuPerCheckMs)} ms / ${f2(r.cpuPerCheckQuietMs)} ms (${f0(r.quietS)} of ${f0(r.tracedS)} s) |`,
     );
   }
   const alerts = rows.filter((r) => r.alerts);
