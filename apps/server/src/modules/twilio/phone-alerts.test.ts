@@ -87,6 +87,24 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
       interval: 100,
     });
 
+  /** A delivery taken for sending, as the job does it before Twilio has answered. */
+  async function sending(user: TestUser, monitorId: string, channel: string) {
+    const { incidentId } = await recordIncident(user, monitorId);
+    const delivery = (await deliveryOf(incidentId, channel))!;
+    const now = t.clock.now();
+    const { attemptId } = (await store.alerting.startAttempt(delivery.id, now, addMs(now, 20_000)))!;
+    const recordSend = (sid: string) =>
+      store.alerting.finishAttempt({
+        deliveryId: delivery.id,
+        attemptId,
+        outcome: 'sent',
+        error: null,
+        providerMessageId: sid,
+        now: t.clock.now(),
+      });
+    return { incidentId, deliveryId: delivery.id, attemptId, recordSend };
+  }
+
   describe('verifying a number', () => {
     it('texts a code that verifies the number for calls and SMS', async () => {
       const user = await signUp(t, { name: 'Pro', days: 30 });
@@ -232,25 +250,15 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
         ...phoneSettings(number, { sms: true }),
         intervalSeconds: 300,
       });
-      const { incidentId } = await recordIncident(user, monitorId);
-      const now = t.clock.now();
-      const delivery = (await deliveryOf(incidentId, 'sms'))!;
-      const taken = (await store.alerting.startAttempt(delivery.id, now, addMs(now, 20_000)))!;
+      const { incidentId, deliveryId, recordSend } = await sending(user, monitorId, 'sms');
       // Twilio's receipt, before the sending job has written what Twilio answered.
-      expect(await store.phone.markDelivered(delivery.id, 'SM-early', now)).toBe(true);
-      await store.alerting.finishAttempt({
-        deliveryId: delivery.id,
-        attemptId: taken.attemptId,
-        outcome: 'sent',
-        error: null,
-        providerMessageId: 'SM-early',
-        now,
-      });
+      expect(await store.phone.markDelivered(deliveryId, 'SM-early', t.clock.now())).toBe(true);
+      await recordSend('SM-early');
       expect(await deliveryOf(incidentId, 'sms')).toMatchObject({
         status: 'delivered',
         providerMessageId: 'SM-early',
       });
-      expect(await store.phone.markDelivered(delivery.id, 'SM-other', now)).toBe(false);
+      expect(await store.phone.markDelivered(deliveryId, 'SM-other', t.clock.now())).toBe(false);
     });
 
     it('sends one SMS when Twilio answers 500 and then 201, and records both tries', async () => {
@@ -434,36 +442,25 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
         ...phoneSettings(number, { call: true }),
         intervalSeconds: 300,
       });
-      const { incidentId } = await recordIncident(user, monitorId);
-      const delivery = (await deliveryOf(incidentId, 'call'))!;
+      const { incidentId, deliveryId, recordSend } = await sending(user, monitorId, 'call');
+      await recordSend('CA-first');
       const now = t.clock.now();
-      const first = (await store.alerting.startAttempt(delivery.id, now, addMs(now, 20_000)))!;
-      await store.alerting.finishAttempt({
-        deliveryId: delivery.id,
-        attemptId: first.attemptId,
-        outcome: 'sent',
-        error: null,
-        providerMessageId: 'CA-first',
-        now,
-      });
       expect(
-        await store.phone.markNotReached(delivery.id, 'CA-first', 'pending', 'Nobody answered', now),
+        await store.phone.markNotReached(deliveryId, 'CA-first', 'pending', 'Nobody answered', now),
       ).toBe(true);
-      await store.alerting.startAttempt(delivery.id, now, addMs(now, 20_000));
+      await store.alerting.startAttempt(deliveryId, now, addMs(now, 20_000));
       // Call 1's callback again, while call 2 is being placed: it is not call 2's.
-      expect(await store.phone.markNotReached(delivery.id, 'CA-first', 'unanswered', 'Busy', now)).toBe(
-        false,
-      );
-      expect(await store.phone.markDelivered(delivery.id, 'CA-first', now)).toBe(false);
+      expect(await store.phone.markNotReached(deliveryId, 'CA-first', 'unanswered', 'Busy', now)).toBe(false);
+      expect(await store.phone.markDelivered(deliveryId, 'CA-first', now)).toBe(false);
       expect((await deliveryOf(incidentId, 'call'))!.status).toBe('sending');
       // Call 2's receipt, before its job has recorded it: kept, and counted as the second call placed.
-      expect(await store.phone.providerTries(delivery.id, 'CA-second')).toBe(2);
-      expect(await store.phone.markDelivered(delivery.id, 'CA-second', now)).toBe(true);
+      expect(await store.phone.providerTries(deliveryId, 'CA-second')).toBe(2);
+      expect(await store.phone.markDelivered(deliveryId, 'CA-second', now)).toBe(true);
       expect(await deliveryOf(incidentId, 'call')).toMatchObject({
         status: 'delivered',
         providerMessageId: 'CA-second',
       });
-      expect(await store.phone.providerTries(delivery.id)).toBe(2);
+      expect(await store.phone.providerTries(deliveryId)).toBe(2);
     });
 
     it('falls back from call to SMS to email when the plan no longer has them', async () => {
@@ -579,24 +576,6 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
 
     const postSigned = (path: string, params: Record<string, string>) =>
       post(path, params, twilioSignature(SANDBOX_TWILIO.authToken, `${t.url}${path}`, params));
-
-    /** A delivery taken for sending, as the job does it before Twilio has answered. */
-    async function sending(user: TestUser, monitorId: string, channel: string) {
-      const { incidentId } = await recordIncident(user, monitorId);
-      const delivery = (await deliveryOf(incidentId, channel))!;
-      const now = t.clock.now();
-      const { attemptId } = (await store.alerting.startAttempt(delivery.id, now, addMs(now, 20_000)))!;
-      const recordSend = (sid: string) =>
-        store.alerting.finishAttempt({
-          deliveryId: delivery.id,
-          attemptId,
-          outcome: 'sent',
-          error: null,
-          providerMessageId: sid,
-          now: t.clock.now(),
-        });
-      return { incidentId, deliveryId: delivery.id, attemptId, recordSend };
-    }
 
     it('keep an undelivered receipt that beats the send’s record, and email instead, once', async () => {
       const { user, number } = await verifiedUser();
