@@ -309,8 +309,7 @@ export function createAlertRepository(db: Db) {
       // One statement: the delivery and its try are recorded together or not at all.
       await db.execute(
         sql`with delivery as (
-              update alert_deliveries set lease_until = null, updated_at = ${at(result.now)},
-                status = ${status},
+              update alert_deliveries set status = ${status}, lease_until = null, updated_at = ${at(result.now)},
                 last_error = ${result.error}::text,
                 provider_message_id = coalesce(${providerId}::text, provider_message_id),
                 sent_at = case when ${status} = 'sent' then ${at(result.now)} else sent_at end
