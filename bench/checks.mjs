@@ -28,6 +28,7 @@ import {
   num,
   percentile,
   postgresPids,
+  postgresPidsByRole,
   sampler,
   sleep,
   spawnChild,
@@ -226,6 +227,13 @@ async function rollUpRuns(query) {
  * The CPU seconds the workers and all PostgreSQL processes used in each second of a span: per process, the
  * change since the sample before; a process first seen after the first sample (a new backend) counts whole.
  */
+/** The sampler's groups for PostgreSQL's processes by role (`postgres backend`, `postgres checkpointer`, …). */
+function postgresRoles() {
+  return Object.fromEntries(
+    Object.entries(postgresPidsByRole()).map(([role, pids]) => [`postgres ${role}`, pids]),
+  );
+}
+
 function cpuTrace(pidsOf, everyMs = 1000) {
   const intervals = [];
   let before = null;
@@ -504,6 +512,7 @@ export async function benchChecks({
     const sample = sampler(() => ({
       workers: pids,
       postgres: database === 'postgres' ? postgresPids() : [],
+      ...(database === 'postgres' ? postgresRoles() : {}),
       target: [target.child.pid],
     }));
     const trace = cpuTrace(() => [...pids, ...(database === 'postgres' ? postgresPids() : [])]);
@@ -642,7 +651,7 @@ export function printChecks(rows) {
     const history = `${r.historyHours} h${r.historyHours < r.historyRequested ? ` (capped)` : ''}`;
     const wal = r.wal ? `${f2(r.wal.kBPerCheck)} kB, ${f2(r.wal.fpiPerCheck)} (${r.wal.checkpoints})` : '–';
     console.log(
-      `| ${r.database} | ${r.n} | ${r.workers} | ${history} | ${f0(r.warmS)} s / ${r.windowS} s | ${r.checksPerS.toFixed(0)} | ${f0(r.driftP50)} ms | ${f0(r.driftP99)} ms | ${f0(r.driftMax)} ms | ${r.missed} of ${r.expected} | ${r.duplicateRows} rows, ${r.doubleHits} hits | ${f0(u.workers?.cpuPct)} % / ${f0(u.workers?.rssMiB)} MiB | ${f0(u.postgres?.cpuPct)} % | ${f0(u.target?.cpuPct)} % | ${f0(u.machine.cpuPct)} % | ${runs} | ${drops} | ${wal} | ${f2(r.cpuPerCheckMs)} ms / ${f2(r.cpuPerCheckQuietMs)} ms (${f0(r.quietS)} of ${f0(r.tracedS)} s) |`,
+      `| ${r.database} | ${r.n} | ${r.workers} | ${history} | ${f0(r.warmS)} s / ${r.windowS} s | ${r.checksPerS.toFixed(0)} | ${f0(r.driftP50)} ms | ${f0(r.driftP99)} ms | ${f0(r.driftMax)} ms | ${r.missed} of ${r.expected} | ${r.duplicateRows} rows, ${r.doubleHits} hits | ${f0(u.workers?.cpuPct)} % / ${f0(u.workers?.rssMiB)} MiB | ${f0(u.postgres?.cpuPct)} %${u['postgres backend'] ? ` (backends ${f0(u['postgres backend'].cpuPct)} %)` : ''} | ${f0(u.target?.cpuPct)} % | ${f0(u.machine.cpuPct)} % | ${runs} | ${drops} | ${wal} | ${f2(r.cpuPerCheckMs)} ms / ${f2(r.cpuPerCheckQuietMs)} ms (${f0(r.quietS)} of ${f0(r.tracedS)} s) |`,
     );
   }
   const alerts = rows.filter((r) => r.alerts);

@@ -158,6 +158,31 @@ export function postgresPids() {
   return pids;
 }
 
+/**
+ * The pids of `postgresPids()` grouped by what each process is, read from its title: `backend` (a
+ * client's connection), the background process's name (`checkpointer`, `walwriter`, …) or `postmaster`.
+ */
+export function postgresPidsByRole() {
+  const byRole = {};
+  for (const pid of postgresPids()) {
+    let title = '';
+    try {
+      title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      continue; // gone
+    }
+    const rest = /^postgres: [^:]+: (.*)$/.exec(title)?.[1];
+    const background =
+      rest &&
+      /^(checkpointer|background writer|walwriter|autovacuum \w+|logical replication \w+|archiver)/.exec(
+        rest,
+      );
+    const role = rest === undefined ? 'postmaster' : background ? background[1] : 'backend';
+    (byRole[role] ??= []).push(pid);
+  }
+  return byRole;
+}
+
 /** Whole-machine busy CPU seconds (all cores) from /proc/stat. */
 export function machineBusy() {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
