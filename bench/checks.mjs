@@ -223,10 +223,6 @@ async function rollUpRuns(query) {
   return rows.map((r) => ({ startedMs: r.started_ms, completedMs: r.completed_ms }));
 }
 
-/**
- * The CPU seconds the workers and all PostgreSQL processes used in each second of a span: per process, the
- * change since the sample before; a process first seen after the first sample (a new backend) counts whole.
- */
 /** The sampler's groups for PostgreSQL's processes by role (`postgres backend`, `postgres checkpointer`, …). */
 function postgresRoles() {
   return Object.fromEntries(
@@ -234,6 +230,10 @@ function postgresRoles() {
   );
 }
 
+/**
+ * The CPU seconds the workers and all PostgreSQL processes used in each second of a span: per process, the
+ * change since the sample before; a process first seen after the first sample (a new backend) counts whole.
+ */
 function cpuTrace(pidsOf, everyMs = 1000) {
   const intervals = [];
   let before = null;

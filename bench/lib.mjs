@@ -171,7 +171,7 @@ export function postgresPidsByRole() {
     } catch {
       continue; // gone
     }
-    const rest = /^postgres: [^:]+: (.*)$/.exec(title)?.[1];
+    const rest = /^postgres: (?:[^:\s]+: )?(.*)$/.exec(title)?.[1]; // `cluster_name: ` when it is set
     const background =
       rest &&
       /^(checkpointer|background writer|walwriter|autovacuum \w+|logical replication \w+|archiver)/.exec(
