@@ -270,19 +270,23 @@ export function createAlertRepository(db: Db) {
                 and (status = 'pending' or (status = 'sending' and lease_until <= ${at(now)}))
               returning id
             ),
-            -- A try that never finished belonged to a worker that died before the provider confirmed.
+            -- A try that never finished belonged to a worker that died: before the provider confirmed, unless a
+            -- receipt already named what it sent (applyReceipt), which is then that try's and not in doubt.
             unfinished as (
-              update delivery_attempts set finished_at = ${at(now)}, outcome = 'retry',
-                error = 'The worker stopped before the provider confirmed the message; tried again.'
+              update delivery_attempts set finished_at = ${at(now)},
+                outcome = case when provider_id is null then 'retry' else 'sent' end,
+                error = case when provider_id is null
+                  then 'The worker stopped before the provider confirmed the message; tried again.' end
               where delivery_id in (select id from taken) and finished_at is null
-              returning started_at
+              returning started_at, provider_id
             ),
             attempt as (
               insert into delivery_attempts (delivery_id, started_at) select id, ${at(now)} from taken
               returning id
             )
             select (select id from attempt)::int as attempt_id,
-              (select min(extract(epoch from started_at) * 1000) from unfinished)::float8 as since_ms`,
+              (select min(extract(epoch from started_at) * 1000) from unfinished
+                where provider_id is null)::float8 as since_ms`,
       );
       if (row?.attempt_id == null) return null;
       return {

@@ -632,6 +632,34 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
       expect(phone().calls({ to: number })).toHaveLength(1);
     });
 
+    it('count the next call against the month when the first call’s worker stopped after its callback', async () => {
+      const { user, number } = await verifiedUser();
+      const monitorId = await createMonitor(t, user, {
+        ...phoneSettings(number, { call: true }),
+        intervalSeconds: 300,
+      });
+      // `sending` counts nothing against the quota, so what is counted below is the next call alone.
+      const { incidentId, deliveryId, attemptId } = await sending(user, monitorId, 'call');
+      const path = `/webhooks/twilio/call-status?delivery=${deliveryId}`;
+      expect((await postSigned(path, { CallSid: 'CA-stopped', CallStatus: 'no-answer' })).statusCode).toBe(
+        204,
+      );
+      // The worker that placed CA-stopped never records it; the next try takes over its open try.
+      const second = await phone().waitForCall((c) => c.to === number && c.status === 'ringing');
+      await pollDelivery(incidentId, 'call').toBe('sent');
+      expect((await deliveryOf(incidentId, 'call'))!.providerMessageId).toBe(second.sid);
+      expect((await store.phone.usage(user.userId, monthOf(t.clock.now()))).call).toBe(1);
+      const tries = await t.database.db
+        .select()
+        .from(deliveryAttempts)
+        .where(eq(deliveryAttempts.deliveryId, deliveryId))
+        .orderBy(deliveryAttempts.id);
+      expect(tries.map((a) => [a.id === attemptId, a.outcome, a.providerId, a.error])).toEqual([
+        [true, 'sent', 'CA-stopped', null],
+        [false, 'sent', second.sid, null],
+      ]);
+    });
+
     it('take only Twilio’s form posts of text: JSON, even signed, and control characters are a 400', async () => {
       const delivery = '00000000-0000-4000-8000-000000000000';
       const paths = [
