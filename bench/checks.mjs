@@ -509,12 +509,10 @@ export async function benchChecks({
     await sleep(fromMs - Date.now());
     if (down) await fetch(`${targetBase}/__fail`, { method: 'POST' });
     const pids = workerChildren.map((c) => c.pid);
-    const sample = sampler(() => ({
-      workers: pids,
-      postgres: database === 'postgres' ? postgresPids() : [],
-      ...(database === 'postgres' ? postgresRoles() : {}),
-      target: [target.child.pid],
-    }));
+    const sample = sampler(() => {
+      const roles = database === 'postgres' ? postgresRoles() : {};
+      return { workers: pids, postgres: Object.values(roles).flat(), ...roles, target: [target.child.pid] };
+    });
     const trace = cpuTrace(() => [...pids, ...(database === 'postgres' ? postgresPids() : [])]);
     const walBefore = database === 'postgres' ? await walSoFar(query) : null;
     await sleep(toMs - Date.now());

@@ -81,6 +81,14 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
     t.database.db.select().from(alertDeliveries).where(eq(alertDeliveries.incidentId, incidentId));
   const deliveryOf = async (incidentId: string, channel: string) =>
     (await deliveriesOf(incidentId)).find((d) => d.channel === channel);
+  /** A delivery's tries, oldest first. */
+  const triesOf = (deliveryId: string) =>
+    t.database.db
+      .select()
+      .from(deliveryAttempts)
+      .where(eq(deliveryAttempts.deliveryId, deliveryId))
+      .orderBy(deliveryAttempts.id);
+  const usageThisMonth = (user: TestUser) => store.phone.usage(user.userId, monthOf(t.clock.now()));
   const pollDelivery = (incidentId: string, channel: string) =>
     expect.poll(async () => (await deliveryOf(incidentId, channel))?.status, {
       timeout: 15_000,
@@ -236,12 +244,9 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
         /^Vigil alert\. Storefront has a problem: HTTP 503 from https:\/\/shop\.example\/\. Acknowledge: http:\/\/127\.0\.0\.1:\d+\/monitor-bff\/alerts\/acknowledge\?token=/,
       );
       await pollDelivery(incidentId, 'sms').toBe('delivered');
-      const [attempt] = await t.database.db
-        .select()
-        .from(deliveryAttempts)
-        .where(eq(deliveryAttempts.deliveryId, (await deliveryOf(incidentId, 'sms'))!.id));
+      const [attempt] = await triesOf((await deliveryOf(incidentId, 'sms'))!.id);
       expect(attempt).toMatchObject({ outcome: 'sent', providerId: sms.sid });
-      expect((await store.phone.usage(user.userId, monthOf(t.clock.now()))).sms).toBe(1);
+      expect((await usageThisMonth(user)).sms).toBe(1);
     });
 
     it('keeps a delivery receipt that comes before the send is recorded', async () => {
@@ -272,14 +277,10 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
       await pollDelivery(incidentId, 'sms').toBe('delivered');
       expect(phone().messages({ to: number })).toHaveLength(1);
       const delivery = (await deliveryOf(incidentId, 'sms'))!;
-      const tries = await t.database.db
-        .select()
-        .from(deliveryAttempts)
-        .where(eq(deliveryAttempts.deliveryId, delivery.id))
-        .orderBy(deliveryAttempts.id);
+      const tries = await triesOf(delivery.id);
       expect(tries.map((a) => a.outcome)).toEqual(['retry', 'sent']);
       expect(tries[0]!.error).toMatch(/Twilio refused \(500, error 20500\)/);
-      expect((await store.phone.usage(user.userId, monthOf(t.clock.now()))).sms).toBe(1);
+      expect((await usageThisMonth(user)).sms).toBe(1);
     });
 
     it('stops texting a number that replied STOP, says why, and emails instead; START resumes', async () => {
@@ -648,12 +649,8 @@ describe.each(databases)('phone alerts on $name', (testDatabase) => {
       const second = await phone().waitForCall((c) => c.to === number && c.status === 'ringing');
       await pollDelivery(incidentId, 'call').toBe('sent');
       expect((await deliveryOf(incidentId, 'call'))!.providerMessageId).toBe(second.sid);
-      expect((await store.phone.usage(user.userId, monthOf(t.clock.now()))).call).toBe(1);
-      const tries = await t.database.db
-        .select()
-        .from(deliveryAttempts)
-        .where(eq(deliveryAttempts.deliveryId, deliveryId))
-        .orderBy(deliveryAttempts.id);
+      expect((await usageThisMonth(user)).call).toBe(1);
+      const tries = await triesOf(deliveryId);
       expect(tries.map((a) => [a.id === attemptId, a.outcome, a.providerId, a.error])).toEqual([
         [true, 'sent', 'CA-stopped', null],
         [false, 'sent', second.sid, null],
