@@ -1,6 +1,7 @@
 // `npm run bench`: runs the quick benchmarks and prints their figures as the Markdown rows of bench/README.md.
 // `npm run bench -- checks|checks-long|http-floor|alerts|phone|api|shopify|ads|restart|lighthouse|detection|idle|partitions|long`
-// runs the long ones instead (minutes each; see bench/README.md).
+// runs the long ones instead (minutes each; see bench/README.md). `npm run bench -- baseline` runs an older commit's
+// checks benchmark beside today's (an install of that commit first, so not part of `long`).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -21,10 +22,10 @@ const LONG = [
   'partitions',
 ];
 const args = process.argv.slice(2);
-const unknown = args.filter((arg) => arg !== 'long' && !LONG.includes(arg));
+const unknown = args.filter((arg) => arg !== 'long' && arg !== 'baseline' && !LONG.includes(arg));
 if (unknown.length) {
   console.error(
-    `Unknown benchmark ${unknown.join(', ')}: use checks, checks-long, http-floor, alerts, phone, api, shopify, ads, restart, lighthouse, detection, idle, partitions or long (all thirteen).`,
+    `Unknown benchmark ${unknown.join(', ')}: use checks, checks-long, http-floor, alerts, phone, api, shopify, ads, restart, lighthouse, detection, idle, partitions, long (all thirteen) or baseline.`,
   );
   process.exit(2);
 }
@@ -35,7 +36,7 @@ if (spawnSync('node', ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inher
 
 const fmt = (n, digits = 0) => n.toFixed(digits);
 
-if (long.length === 0) {
+if (long.length === 0 && !args.includes('baseline')) {
   const { benchWebSize } = await import('./web-size.mjs');
   const { benchStartup } = await import('./startup.mjs');
   const web = benchWebSize();
@@ -179,5 +180,10 @@ if (long.includes('detection')) {
 if (long.includes('idle')) {
   const { benchIdle, printIdle } = await import('./idle.mjs');
   printIdle(await benchIdle());
+}
+
+if (args.includes('baseline')) {
+  const { benchBaseline, printBaseline } = await import('./baseline.mjs');
+  printBaseline(await benchBaseline());
 }
 process.exit(0);
