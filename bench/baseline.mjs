@@ -11,7 +11,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { num, root } from './lib.mjs';
+import { num, plan, root } from './lib.mjs';
 
 const COMMIT = process.env.BENCH_BASELINE_COMMIT ?? '0d644ea';
 const RUNS =
@@ -64,10 +64,7 @@ const perCheckMs = (row) =>
 
 export async function benchBaseline() {
   const dir = baselineTree();
-  const runs = RUNS.split(',').map((spec) => {
-    const [database, n, workers = '1'] = spec.trim().split(':');
-    return { database, n: Number(n), workers: Number(workers) };
-  });
+  const runs = plan(RUNS).map(({ database, n, workers }) => ({ database, n, workers }));
   const rows = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const run of runs) {

@@ -10,6 +10,12 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export const num = (name, fallback) => Number(process.env[name] ?? fallback);
+/** Benchmark runs written `database:N:workers[:failing]`, comma-separated. */
+export const plan = (value) =>
+  value.split(',').map((run) => {
+    const [database, n, workers = '1', down = '0'] = run.trim().split(':');
+    return { database, n: Number(n), workers: Number(workers), down: Number(down) };
+  });
 
 /** The benchmarks' website monitors: only the HTTP status judged, no alert channel ticked. */
 export const CONDITIONS = {

@@ -67,12 +67,8 @@ if (long.length === 0 && !args.includes('baseline')) {
   }
 }
 
-// A run is `database:N:workers[:failing]`; BENCH_CHECKS and BENCH_ALERTS replace the default plans.
-const plan = (value) =>
-  value.split(',').map((run) => {
-    const [database, n, workers = '1', down = '0'] = run.trim().split(':');
-    return { database, n: Number(n), workers: Number(workers), down: Number(down) };
-  });
+// BENCH_CHECKS and BENCH_ALERTS replace the default plans (`plan` in lib.mjs reads them).
+const { plan } = await import('./lib.mjs');
 
 if (long.includes('checks') || long.includes('alerts')) {
   const { benchChecks, printChecks } = await import('./checks.mjs');
