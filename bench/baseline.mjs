@@ -64,7 +64,7 @@ const perCheckMs = (row) =>
 
 export async function benchBaseline() {
   const dir = baselineTree();
-  const runs = plan(RUNS).map(({ database, n, workers }) => ({ database, n, workers }));
+  const runs = plan(RUNS);
   const rows = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const run of runs) {

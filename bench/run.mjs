@@ -67,7 +67,7 @@ if (long.length === 0 && !args.includes('baseline')) {
   }
 }
 
-// BENCH_CHECKS and BENCH_ALERTS replace the default plans (`plan` in lib.mjs reads them).
+// BENCH_CHECKS and BENCH_ALERTS replace the default plans; `plan` (lib.mjs) parses them.
 const { plan } = await import('./lib.mjs');
 
 if (long.includes('checks') || long.includes('alerts')) {
